@@ -1,0 +1,79 @@
+"""Serve roost, or a bare ASGI app, with exactly the same uvicorn settings (the benchmark's server process).
+
+    python bench/serve.py roost --db sqlite:////path/roost.db --port 8101
+    python bench/serve.py bare --port 8102
+
+Both: uvicorn, uvloop event loop, httptools parser, one worker (this process), lifespan on, log level
+warning, no access log, 127.0.0.1 only. roost runs as `roost serve --no-rate-limits` does (demo on,
+so an empty database would be seeded, but the benchmark's database already holds the demo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import uvicorn
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+BARE_BODY = b'{"data":{"id":"1","text":"hello from a bare ASGI app"}}'
+BARE_HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(BARE_BODY)).encode())]
+
+
+async def bare_app(scope: Scope, receive: Receive, send: Send) -> None:
+    """The baseline: 200 with a small fixed JSON body, nothing else."""
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 200, "headers": BARE_HEADERS})
+        await send({"type": "http.response.body", "body": BARE_BODY})
+    elif scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def build_app(kind: str, db_url: str, port: int) -> Any:
+    if kind == "bare":
+        return bare_app
+    from roost.app import RoostApp
+    from roost.config import Settings
+
+    settings = Settings(host="127.0.0.1", port=port, db_url=db_url, demo=True, rate_limits=False)
+    return RoostApp(settings)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("app", choices=("roost", "bare"))
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--db", default="", help="roost's database URL")
+    args = parser.parse_args()
+    if args.app == "roost" and not args.db:
+        parser.error("roost needs --db")
+    config = uvicorn.Config(
+        build_app(args.app, args.db, args.port),
+        host="127.0.0.1",
+        port=args.port,
+        loop="uvloop",
+        http="httptools",
+        workers=1,
+        lifespan="on",
+        log_level="warning",
+        access_log=False,
+    )
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises the SIGINT it handled, after shutdown
+        uvicorn.Server(config).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""ASGI assembly. The order of the layers is visible here and nowhere else:
+
+lifespan (open database, migrate, seed) → pipeline for declared operations → control plane (`/_roost`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from roost.config import Settings
+from roost.control.deliveries import delivery_routes
+from roost.control.routes import build_control_app
+from roost.control.state import ServerState
+from roost.core import errors
+from roost.core.clock import Clock
+from roost.core.fields import FieldsEngine
+from roost.core.openapi import build_document
+from roost.core.pipeline import Pipeline
+from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
+from roost.domain.lookup import StoreLoader
+from roost.domain.objects import EXPANSIONS, KINDS
+from roost.events.dispatch import Dispatcher
+from roost.oauth import PREFIXES as OAUTH_PREFIXES
+from roost.oauth import oauth_routes
+from roost.platform.registry import all_operations
+from roost.services import Services
+from roost.storage.db import open_database
+from roost.storage.migrate import upgrade
+
+log = logging.getLogger("roost")
+
+
+class RoostApp:
+    """The ASGI application. Everything stateful is created at lifespan start-up."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock | None = None,
+        on_ready: Callable[[ServerState], Awaitable[None]] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.on_ready = on_ready
+        self.state: ServerState | None = None
+        self.pipeline: Pipeline | None = None
+        self.dispatcher: Dispatcher | None = None
+        errors.set_problem_type_base(settings.problem_type_base)
+
+    async def startup(self) -> None:
+        upgrade(self.settings.db_url)
+        db = await open_database(self.settings.db_url)
+        services = Services.build(self.settings, db, self.clock)
+        await services.observe_ids()
+        engine = FieldsEngine((*KINDS, *DM_KINDS), {**EXPANSIONS, **DM_EXPANSIONS})
+        operations = all_operations()
+        state = ServerState(services, lambda: build_document(operations, engine, self.settings.api_version))
+        await state.seed_if_empty()
+        control = build_control_app(state, [*oauth_routes(state), *delivery_routes(state)])
+        self.pipeline = Pipeline(
+            services,
+            operations,
+            engine,
+            lambda principal: StoreLoader(services, principal.user_id),
+            control,
+            fallback_prefixes=("/_roost", "/2/openapi.json", *OAUTH_PREFIXES),
+        )
+        self.state = state
+        state.ready = True
+        self.dispatcher = Dispatcher(services)
+        self.dispatcher.start()
+        state.workers.append(self.dispatcher)
+        if self.on_ready is not None:
+            await self.on_ready(state)
+
+    async def shutdown(self) -> None:
+        if self.state is not None:
+            self.state.ready = False
+            if self.dispatcher is not None:
+                await self.dispatcher.stop()
+                self.dispatcher = None
+            await self.state.services.db.close()
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if self.pipeline is None:
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 503,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
+            await send({"type": "http.response.body", "body": b'{"status":"starting"}'})
+            return
+        await self.pipeline(scope, receive, send)
+
+    async def _lifespan(self, receive: Callable, send: Callable) -> None:
+        while True:
+            message: dict[str, Any] = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await self.startup()
+                except Exception as exc:
+                    log.exception("start-up failed")
+                    await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.shutdown()
+                await send({"type": "lifespan.shutdown.complete"})
+                return

@@ -1,0 +1,168 @@
+"""Who is calling: app-only bearer, OAuth 1.0a user context, or OAuth 2.0 user token.
+
+Token lookups are cached briefly in memory (a bearer lookup is on every request's path); anything
+that revokes or rotates credentials calls `forget()` so the change is seen at once in this process,
+and the short TTL bounds staleness for other processes sharing the database.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from roost.auth import oauth1
+from roost.core import errors
+from roost.core.clock import Clock
+from roost.storage.apps import AppStore
+
+WRITE_LEVELS = frozenset({"read-write", "read-write-directmessages"})
+_CACHE_TTL_S = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    kind: str  # app | oauth1 | oauth2
+    app_id: int
+    project_id: int
+    user_id: int | None
+    access_level: str
+    scopes: frozenset[str] = frozenset()
+    token: str = ""
+
+    @property
+    def can_write(self) -> bool:
+        return self.access_level in WRITE_LEVELS
+
+
+@dataclass(frozen=True, slots=True)
+class RequestAuth:
+    """What the authenticator needs from an HTTP request, independent of the web toolkit."""
+
+    method: str
+    scheme: str
+    host: str
+    path: str
+    authorization: str | None
+    forwarded_proto: str | None
+    query_pairs: list[tuple[str, str]]
+    form_pairs: list[tuple[str, str]]
+
+
+class Authenticator:
+    def __init__(self, apps: AppStore, clock: Clock, timestamp_window_s: int = 300) -> None:
+        self._apps = apps
+        self._clock = clock
+        self.nonces = oauth1.NonceCache(window_seconds=timestamp_window_s)
+        self._cache: dict[tuple[str, str], tuple[float, Any]] = {}
+
+    def forget(self) -> None:
+        self._cache.clear()
+
+    async def _cached(self, kind: str, key: str, load: Any) -> Any:
+        now = time.monotonic()
+        hit = self._cache.get((kind, key))
+        if hit is not None and hit[0] > now:
+            return hit[1]
+        value = await load(key)
+        if len(self._cache) > 50_000:
+            self._cache.clear()
+        self._cache[(kind, key)] = (now + _CACHE_TTL_S, value)
+        return value
+
+    async def authenticate(self, request: RequestAuth, v2: bool = True) -> Principal | None:
+        """The caller, or None when the request carries no credentials at all."""
+        header = request.authorization
+        if header is not None and header[:7].lower() == "bearer ":
+            return await self.bearer(header[7:].strip())
+        oauth = oauth1.collect(header, request.query_pairs, request.form_pairs)
+        if oauth is not None:
+            return await self._oauth1(request, oauth, v2)
+        if header is not None:
+            raise errors.unauthorized()
+        return None
+
+    async def bearer(self, token: str) -> Principal:
+        """An app-only bearer token or an OAuth 2.0 user access token."""
+        app = await self._cached("bearer", token, self._apps.by_bearer)
+        if app is not None:
+            return Principal("app", app["id"], app["project_id"], None, "read", token=token)
+        row = await self._cached("oauth2", token, self._apps.oauth2_token)
+        if row is None or row["kind"] != "access" or row["revoked_at"] is not None:
+            raise errors.unauthorized()
+        if row["expires_at"] is not None and row["expires_at"] <= self._clock.now_ms():
+            raise errors.unauthorized()
+        app = await self._cached("app", str(row["app_id"]), self._app_by_id)
+        if app is None:
+            raise errors.unauthorized()
+        scopes = frozenset(row["scopes"].split())
+        level = "read-write" if any(scope.endswith(".write") for scope in scopes) else "read"
+        return Principal("oauth2", app["id"], app["project_id"], row["user_id"], level, scopes, token)
+
+    async def _app_by_id(self, key: str) -> Any:
+        return await self._apps.get(int(key))
+
+    async def _oauth1(self, request: RequestAuth, oauth: oauth1.OAuth1Request, v2: bool) -> Principal:
+        fail = errors.unauthorized if v2 else (lambda: errors.coded(401, 32))
+        consumer_key = oauth.oauth.get("oauth_consumer_key", "")
+        app = await self._cached("consumer", consumer_key, self._apps.by_consumer_key)
+        if app is None:
+            raise fail()
+        token_value = oauth.oauth.get("oauth_token")
+        token = None
+        if token_value:
+            token = await self._cached("oauth1", token_value, self._apps.oauth1_token)
+            if token is None or token["app_id"] != app["id"] or token["revoked_at"] is not None:
+                raise errors.coded(401, 89)
+        ok = self.signature_ok(
+            request, oauth, app["consumer_secret"], token["secret"] if token is not None else ""
+        )
+        if not ok:
+            raise fail()
+        self.check_window(oauth, token_value)
+        if token is None:
+            # Consumer-only signatures are valid only on the token endpoints; elsewhere there is no user.
+            return Principal("oauth1", app["id"], app["project_id"], None, app["permission"])
+        return Principal(
+            "oauth1",
+            app["id"],
+            app["project_id"],
+            token["user_id"],
+            token["access_level"],
+            token=token_value or "",
+        )
+
+    def signature_ok(
+        self, request: RequestAuth, oauth: oauth1.OAuth1Request, consumer_secret: str, token_secret: str
+    ) -> bool:
+        """HMAC-SHA1 check against the URIs a proxied client may have signed (the OAuth token
+        endpoints reuse it with request-token secrets)."""
+        host = request.host
+        scheme = (request.forwarded_proto or request.scheme).split(",")[0].strip().lower()
+        candidates = [oauth1.base_string_uri(scheme, host, request.path)]
+        if scheme != "https":
+            candidates.append(oauth1.base_string_uri("https", host, request.path))
+        return oauth1.verify_signature(
+            request.method,
+            candidates,
+            oauth.params,
+            oauth.oauth.get("oauth_signature", ""),
+            consumer_secret,
+            token_secret,
+        )
+
+    def check_window(self, oauth: oauth1.OAuth1Request, token_value: str | None) -> None:
+        """Timestamp window and nonce replay; call only after the signature verified."""
+        # Clients sign with the host's wall clock, so the window is measured against it even when
+        # the server's clock has been moved for a test.
+        verdict = self.nonces.check(
+            oauth.oauth.get("oauth_consumer_key", ""),
+            token_value,
+            oauth.oauth.get("oauth_nonce", ""),
+            oauth.oauth.get("oauth_timestamp", ""),
+            time.time(),
+        )
+        if verdict == "stale":
+            raise errors.coded(401, 135)
+        if verdict == "replay":
+            raise errors.coded(401, 32)

@@ -1,0 +1,322 @@
+"""The `roost` command: serve, run a program against roost, manage apps, users and tokens."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from roost.config import Settings
+
+
+@click.group()
+@click.version_option(package_name="roost")
+def main() -> None:
+    """roost: a faithful local platform API v2 and Ads API v12."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8080, show_default=True, type=int)
+@click.option(
+    "--db", "db_url", default="", help="sqlite:///PATH (default under the data directory) or postgresql://..."
+)
+@click.option("--no-demo", is_flag=True, help="Start without the demo dataset.")
+@click.option(
+    "--brand",
+    type=click.Choice(["x", "service"]),
+    default="x",
+    show_default=True,
+    help="Names to emit: the real platform's (x) or the seeds' literal ones (service).",
+)
+@click.option("--no-rate-limits", is_flag=True, help="Never answer 429 (headers are still sent).")
+@click.option("--problem-type-base", default="https://api.x.com/2/problems/", show_default=True)
+@click.option(
+    "--limits",
+    "limits_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="JSON file of per-operation limit overrides (see docs/decisions.md).",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Feature setting (repeatable), e.g. allow_test_approval=1 (see docs/auth.md).",
+)
+@click.option("--log-level", default="warning", show_default=True)
+def serve(
+    host: str,
+    port: int,
+    db_url: str,
+    no_demo: bool,
+    brand: str,
+    no_rate_limits: bool,
+    problem_type_base: str,
+    limits_file: str | None,
+    options: tuple[str, ...],
+    log_level: str,
+) -> None:
+    """Start the server (SQLite and the demo dataset by default)."""
+    import uvicorn
+
+    from roost.app import RoostApp
+    from roost.control.state import ServerState
+
+    settings = Settings(
+        host=host,
+        port=port,
+        db_url=db_url,
+        demo=not no_demo,
+        brand=brand,
+        rate_limits=not no_rate_limits,
+        problem_type_base=problem_type_base,
+        limits=json.loads(Path(limits_file).read_text(encoding="utf-8")) if limits_file else {},
+        extra=_key_values(options),
+    )
+
+    async def announce(state: ServerState) -> None:
+        click.echo(f"roost is ready at {settings.base_url}  (database: {_redact(settings.db_url)})")
+        click.echo(f"  platform API v2 : {settings.base_url}/2/...   OAuth: {settings.base_url}/oauth/...")
+        click.echo(f"  control plane   : {settings.base_url}/_roost/health, /_roost/credentials")
+        click.echo(f"  run a program   : roost run --target {settings.base_url} -- python your_script.py")
+        if settings.demo:
+            creds = await state.credentials()
+            click.echo("  demo credentials:")
+            for key, value in creds.items():
+                click.echo(f"    {key:<20} {value}")
+        sys.stdout.flush()
+
+    app = RoostApp(settings, on_ready=announce)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on", access_log=False)
+    uvicorn.Server(config).run()
+
+
+def _key_values(options: tuple[str, ...]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {option!r}", param_hint="--option")
+        pairs[key.strip()] = value.strip()
+    return pairs
+
+
+def _redact(url: str) -> str:
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}" if ":" in credentials else url
+    return url
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--target", default="http://127.0.0.1:8080", show_default=True, help="The roost server.")
+@click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
+def run(target: str, command: tuple[str, ...]) -> None:
+    """Run COMMAND with the platform's public hosts sent to roost (Python and Node programs)."""
+    from roost.redirect import run_redirected
+
+    sys.exit(run_redirected(target, list(command)))
+
+
+def _offline(db_url: str, work: Callable[[Any], Awaitable[Any]]) -> Any:
+    """Run `work(services)` against the database without a server."""
+    from roost.services import Services
+    from roost.storage.db import open_database
+    from roost.storage.migrate import upgrade
+
+    settings = Settings(db_url=db_url, demo=False)
+
+    async def go() -> Any:
+        upgrade(settings.db_url)
+        db = await open_database(settings.db_url)
+        try:
+            services = Services.build(settings, db)
+            await services.observe_ids()
+            return await work(services)
+        finally:
+            await db.close()
+
+    return asyncio.run(go())
+
+
+db_option = click.option("--db", "db_url", default="", help="Database URL (default: the serve default).")
+
+
+@main.group()
+def apps() -> None:
+    """Developer apps and their keys."""
+
+
+@apps.command("create")
+@click.option("--name", required=True)
+@click.option(
+    "--permission",
+    type=click.Choice(["read", "read-write", "read-write-directmessages"]),
+    default="read-write-directmessages",
+    show_default=True,
+)
+@click.option("--owner", "owner", default=None, help="Username of the app owner.")
+@click.option("--callback", "callbacks", multiple=True, help="Registered callback URL (repeatable).")
+@db_option
+def apps_create(
+    name: str, permission: str, owner: str | None, callbacks: tuple[str, ...], db_url: str
+) -> None:
+    """Create an app; prints its keys, bearer token and OAuth 2.0 client."""
+    from roost.control.routes import _app_view
+    from roost.domain import accounts
+
+    async def work(services: Any) -> dict[str, Any]:
+        owner_id = None
+        if owner:
+            row = await services.users.get_by_username(owner)
+            if row is None:
+                raise click.ClickException(f"no user named {owner}")
+            owner_id = row["id"]
+        async with services.db.transaction() as tx:
+            app = await accounts.create_app(
+                services,
+                tx,
+                name=name,
+                owner_user_id=owner_id,
+                permission=permission,
+                callback_urls=list(callbacks),
+            )
+        return _app_view(app)
+
+    click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+@apps.command("regenerate")
+@click.option("--consumer-key", required=True)
+@db_option
+def apps_regenerate(consumer_key: str, db_url: str) -> None:
+    """New consumer key, secret and bearer token; the old ones stop working."""
+    from roost.control.routes import _app_view
+    from roost.domain import accounts
+
+    async def work(services: Any) -> dict[str, Any]:
+        app = await services.apps.by_consumer_key(consumer_key)
+        if app is None:
+            raise click.ClickException("no app with that consumer key")
+        async with services.db.transaction() as tx:
+            await accounts.regenerate_app_keys(services, tx, app["id"])
+        return _app_view(await services.apps.get(app["id"]))
+
+    click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+@main.group()
+def users() -> None:
+    """Users."""
+
+
+@users.command("create")
+@click.option("--username", required=True)
+@click.option("--name", default=None)
+@click.option("--description", default="")
+@click.option("--premium", is_flag=True, help="Give the user the premium subscription (long posts, edits).")
+@click.option("--protected", is_flag=True)
+@click.option("--password", default=None, help="Password for the sign-in page of the authorize flows.")
+@db_option
+def users_create(
+    username: str,
+    name: str | None,
+    description: str,
+    premium: bool,
+    protected: bool,
+    password: str | None,
+    db_url: str,
+) -> None:
+    from roost.domain import accounts
+
+    async def work(services: Any) -> dict[str, Any]:
+        async with services.db.transaction() as tx:
+            row = await accounts.create_user(
+                services,
+                tx,
+                username=username,
+                name=name,
+                description=description,
+                subscription_type="Premium" if premium else "None",
+                protected=protected,
+                password=password,
+            )
+        return {"id": str(row["id"]), "username": row["username"]}
+
+    click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+@main.group()
+def tokens() -> None:
+    """User access tokens."""
+
+
+@tokens.command("regenerate")
+@click.option("--access-token", required=True)
+@db_option
+def tokens_regenerate(access_token: str, db_url: str) -> None:
+    """Revoke an OAuth 1.0a access token and issue a new pair (the old one gets 401 code 89)."""
+    from roost.core.errors import ApiError
+    from roost.domain.oauth1_flow import regenerate_user_token
+
+    async def work(services: Any) -> dict[str, Any]:
+        try:
+            token = await regenerate_user_token(services, access_token)
+        except ApiError as exc:
+            raise click.ClickException("no live OAuth 1.0a access token with that value") from exc
+        return {
+            "access_token": token["token"],
+            "access_token_secret": token["secret"],
+            "access_level": token["access_level"],
+        }
+
+    click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+@tokens.command("issue")
+@click.option("--consumer-key", required=True)
+@click.option("--username", required=True)
+@click.option("--kind", type=click.Choice(["oauth1", "oauth2"]), default="oauth1", show_default=True)
+@click.option(
+    "--access-level",
+    type=click.Choice(["read", "read-write", "read-write-directmessages"]),
+    default=None,
+    help="OAuth 1.0a access level (default: the app's permission).",
+)
+@click.option("--scopes", default=None, help="OAuth 2.0 scopes, space separated.")
+@db_option
+def tokens_issue(
+    consumer_key: str, username: str, kind: str, access_level: str | None, scopes: str | None, db_url: str
+) -> None:
+    from roost.domain import accounts
+
+    async def work(services: Any) -> dict[str, Any]:
+        app = await services.apps.by_consumer_key(consumer_key)
+        user = await services.users.get_by_username(username)
+        if app is None or user is None:
+            raise click.ClickException("unknown consumer key or username")
+        async with services.db.transaction() as tx:
+            if kind == "oauth2":
+                chosen = tuple(scopes.split()) if scopes else accounts.DEFAULT_SCOPES
+                token = await accounts.issue_oauth2_token(services, tx, app, user["id"], chosen)
+                return {"access_token": token["token"], "scope": token["scopes"]}
+            token = await accounts.issue_oauth1_token(services, tx, app, user["id"], access_level)
+            return {
+                "access_token": token["token"],
+                "access_token_secret": token["secret"],
+                "access_level": token["access_level"],
+            }
+
+    click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The one source of time. Tests and the control plane move it; nothing else calls time.time()."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+
+class Clock:
+    """Wall clock plus an adjustable offset, or a frozen instant.
+
+    Advancing keeps the clock running from the new point; freezing pins it (useful in unit tests).
+    """
+
+    __slots__ = ("_frozen_ms", "_offset_ms")
+
+    def __init__(self, offset_ms: int = 0, frozen_ms: int | None = None) -> None:
+        self._offset_ms = offset_ms
+        self._frozen_ms = frozen_ms
+
+    def now_ms(self) -> int:
+        if self._frozen_ms is not None:
+            return self._frozen_ms
+        return int(time.time() * 1000) + self._offset_ms
+
+    def now(self) -> float:
+        return self.now_ms() / 1000.0
+
+    def advance(self, seconds: float) -> None:
+        delta = round(seconds * 1000)
+        if self._frozen_ms is not None:
+            self._frozen_ms += delta
+        else:
+            self._offset_ms += delta
+
+    def set(self, at_ms: int) -> None:
+        if self._frozen_ms is not None:
+            self._frozen_ms = at_ms
+        else:
+            self._offset_ms = at_ms - int(time.time() * 1000)
+
+    def freeze(self, at_ms: int | None = None) -> None:
+        self._frozen_ms = self.now_ms() if at_ms is None else at_ms
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def iso_ms(epoch_ms: int) -> str:
+    """v2 timestamps: ISO 8601 UTC with milliseconds, e.g. 2021-10-07T07:41:18.000Z."""
+    seconds, millis = divmod(epoch_ms, 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"
+
+
+def parse_rfc3339(value: str) -> int | None:
+    """Epoch ms for an RFC 3339 timestamp (`YYYY-MM-DDTHH:mm:ssZ`, fractions and offsets allowed)."""
+    text = value.strip()
+    if len(text) < 20 or text[10] not in "Tt":
+        return None
+    if text[-1] in "zZ":
+        text = text[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        return None
+    # Integer arithmetic: going through a float timestamp loses a millisecond now and then.
+    delta = parsed.astimezone(UTC) - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000

@@ -1,0 +1,302 @@
+"""The one fields-and-expansions engine, shared by every operation that returns platform objects.
+
+Object kinds (tweet, user, media, poll, place, ...) and their expansions are declared elsewhere
+(`roost.domain.objects`); this module parses `*.fields` / `expansions`, loads what expansions
+reference in one batch per kind, renders each object with its selected fields in the request's
+vocabulary, and reports referenced objects that do not exist as partial errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from roost.core.errors import not_authorized_for_resource_item, resource_not_found_item
+from roost.core.params import ParamError
+
+Row = Mapping[str, Any]
+TWEET_VOCAB = "tweet"
+POST_VOCAB = "post"
+
+
+@dataclass
+class RenderContext:
+    vocab: str = TWEET_VOCAB
+    viewer_id: int | None = None
+    # (follower, followee) pairs between the viewer and rendered users, for connection_status.
+    relations: set[tuple[int, int]] = field(default_factory=set)
+    now_ms: int = 0
+    # What the viewer's credential grants, as OAuth 2.0 scope names; filled by the caller (the
+    # request pipeline), empty when the credential grants none (app-only, OAuth 1.0a, exports).
+    scopes: frozenset[str] = frozenset()
+
+
+Renderer = Callable[[Row, Sequence[str], RenderContext], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ObjectKind:
+    name: str
+    resource_type: str
+    params: tuple[str, ...]  # query parameter names selecting its fields (first is canonical)
+    fields: tuple[str, ...]  # every accepted field name, both vocabularies, alphabetical
+    aliases: Mapping[str, str]  # field name of the post vocabulary -> canonical name
+    defaults: tuple[str, ...]
+    include_keys: Mapping[str, str]  # vocabulary -> key under `includes`
+    render: Renderer
+    key: Callable[[Row], Any]  # identity used to de-duplicate includes and match lookups
+    post_vocab_fields: frozenset[str] = frozenset()  # names whose use implies the post vocabulary
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: cheap, and each is declared once
+class Expansion:
+    name: str
+    target: str  # kind name
+    refs: Callable[[Row], Iterable[Any]]
+    lookup: str = "id"  # how the loader finds targets: id | username | key
+    via_referenced: bool = False  # read from the posts referenced by the primary posts
+    parameter: str = ""  # the name reported in not-found errors (defaults to the expansion name)
+    aliases: tuple[str, ...] = ()
+    post_vocab: bool = False  # name implies the post vocabulary
+    # Fields of the source kind the expansion brings along (`expansions=author_id` adds `author_id`).
+    implies: tuple[str, ...] = ()
+
+
+class Loader(Protocol):
+    async def load(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row]: ...
+
+    async def relations(self, viewer_id: int, user_ids: list[int]) -> set[tuple[int, int]]: ...
+
+    async def denied(self, kind: str, rows: dict[Any, Row]) -> set[Any]:
+        """Keys of loaded objects the viewer may not see (reported as not-authorized-for-resource)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Selection:
+    vocab: str
+    fields: Mapping[str, tuple[str, ...]]  # kind -> canonical names, defaults included
+    expansions: tuple[Expansion, ...]
+
+    def of(self, kind: str) -> tuple[str, ...]:
+        return self.fields[kind]
+
+
+@dataclass
+class Rendered:
+    data: Any
+    includes: dict[str, list[dict[str, Any]]]
+    errors: list[dict[str, Any]]
+
+
+class FieldsEngine:
+    def __init__(self, kinds: Sequence[ObjectKind], expansions: Mapping[str, Sequence[Expansion]]) -> None:
+        self.kinds = {kind.name: kind for kind in kinds}
+        self.expansions = expansions
+        self._by_param = {param: kind for kind in kinds for param in kind.params}
+        self._expansion_names: dict[str, dict[str, Expansion]] = {}
+        for primary, items in expansions.items():
+            names: dict[str, Expansion] = {}
+            for item in items:
+                names[item.name] = item
+                for alias in item.aliases:
+                    names[alias] = item
+            self._expansion_names[primary] = names
+        self._defaults = {kind.name: kind.defaults for kind in kinds}
+        self._selection_params = frozenset(self._by_param) | {"expansions"}
+        self._parsed: dict[tuple, tuple[Selection, list[tuple[str, str, str]]]] = {}
+        self._default_selection = Selection(TWEET_VOCAB, self._defaults, ())
+
+    # ---- parameters ----------------------------------------------------------------------------
+
+    def parameter_names(self, primary: str) -> list[str]:
+        """Query parameters an operation returning `primary` objects accepts, in the platform's order."""
+        names = ["expansions"] if self.expansions.get(primary) else []
+        kinds = self.related_kinds(primary)
+        for kind in kinds:
+            names.append(self.kinds[kind].params[0])
+        for kind in kinds:
+            names.extend(self.kinds[kind].params[1:])
+        return names
+
+    def related_kinds(self, primary: str) -> list[str]:
+        """The primary kind and every kind its expansions reach, in the declared order of kinds."""
+        reached = {primary} | {expansion.target for expansion in self.expansions.get(primary, ())}
+        return [name for name in self.kinds if name in reached]
+
+    def expansion_names(self, primary: str) -> list[str]:
+        names: list[str] = []
+        for expansion in self.expansions.get(primary, ()):
+            names.append(expansion.name)
+        for expansion in self.expansions.get(primary, ()):
+            names.extend(alias for alias in expansion.aliases if alias not in names)
+        return names
+
+    def parse(self, primary: str, query: Mapping[str, str]) -> tuple[Selection, list[tuple[str, str, str]]]:
+        """Selection for the request plus (parameter, raw value, message) for each bad parameter.
+
+        Results depend only on the selection parameters, so they are memoised (bounded).
+        """
+        key = (primary, *(item for item in query.items() if item[0] in self._selection_params))
+        hit = self._parsed.get(key)
+        if hit is None:
+            if len(self._parsed) >= 4096:
+                self._parsed.clear()
+            hit = self._parse(primary, query)
+            self._parsed[key] = hit
+        return hit[0], list(hit[1])
+
+    def _parse(self, primary: str, query: Mapping[str, str]) -> tuple[Selection, list[tuple[str, str, str]]]:
+        problems: list[tuple[str, str, str]] = []
+        if not any(name in query for name in self._by_param) and "expansions" not in query:
+            return self._default_selection, problems
+        vocab = TWEET_VOCAB
+        chosen: dict[str, list[str]] = {}
+        allowed_kinds = self.related_kinds(primary)
+        for param, raw in query.items():
+            kind = self._by_param.get(param)
+            if kind is None or kind.name not in allowed_kinds:
+                continue
+            if param != kind.params[0]:
+                vocab = POST_VOCAB
+            try:
+                names = self._parse_fields(kind, param, raw)
+            except ParamError as exc:
+                problems.append((param, raw, exc.message))
+                continue
+            if any(item in kind.post_vocab_fields for item in raw.split(",")):
+                vocab = POST_VOCAB
+            bucket = chosen.setdefault(kind.name, [])
+            bucket.extend(name for name in names if name not in bucket)
+        expansions: list[Expansion] = []
+        raw_expansions = query.get("expansions")
+        if raw_expansions is not None:
+            by_name = self._expansion_names.get(primary, {})
+            for item in raw_expansions.split(","):
+                expansion = by_name.get(item)
+                if expansion is None:
+                    allowed = ",".join(self.expansion_names(primary))
+                    message = f"The `expansions` query parameter value [{item}] is not one of [{allowed}]"
+                    problems.append(("expansions", raw_expansions, message))
+                    break
+                if item != expansion.name and (expansion.post_vocab or item in expansion.aliases):
+                    vocab = POST_VOCAB
+                if expansion not in expansions:
+                    expansions.append(expansion)
+        source = chosen.setdefault(primary, [])
+        for expansion in expansions:
+            source.extend(name for name in expansion.implies if name not in source)
+        fields: dict[str, tuple[str, ...]] = {}
+        for name, kind in self.kinds.items():
+            extra = chosen.get(name, [])
+            ordered = list(kind.defaults) + [f for f in kind.fields if f in extra and f not in kind.defaults]
+            fields[name] = tuple(dict.fromkeys(ordered))
+        # Declaration order, so rendering can walk the selection alone.
+        declared = self.expansions.get(primary, ())
+        ordered = tuple(expansion for expansion in declared if expansion in expansions)
+        return Selection(vocab, fields, ordered), problems
+
+    def _parse_fields(self, kind: ObjectKind, param: str, raw: str) -> list[str]:
+        names: list[str] = []
+        for item in raw.split(","):
+            canonical = kind.aliases.get(item, item)
+            if item not in kind.fields and canonical not in kind.fields:
+                raise ParamError(
+                    f"The `{param}` query parameter value [{item}] is not one of [{','.join(kind.fields)}]"
+                )
+            names.append(canonical)
+        return names
+
+    # ---- rendering -----------------------------------------------------------------------------
+
+    async def render(
+        self,
+        primary: str,
+        records: Sequence[Row],
+        selection: Selection,
+        loader: Loader,
+        context: RenderContext,
+    ) -> Rendered:
+        includes: dict[str, dict[Any, Row]] = {}
+        errors: list[dict[str, Any]] = []
+        referenced: dict[Any, Row] = {}
+        wants_referenced = any(e.via_referenced for e in selection.expansions)
+        if wants_referenced:
+            referenced = await self._load_referenced(primary, records, loader)
+
+        # One batch per (target kind, lookup); the selection lists expansions in declaration order.
+        pending: dict[tuple[str, str], list[tuple[Expansion, Any]]] = {}
+        for expansion in selection.expansions:
+            sources = referenced.values() if expansion.via_referenced else records
+            for record in sources:
+                for ref in expansion.refs(record):
+                    pending.setdefault((expansion.target, expansion.lookup), []).append((expansion, ref))
+        for (target, lookup), wanted in pending.items():
+            keys = list(dict.fromkeys(_normal(lookup, ref) for _, ref in wanted))
+            if target == primary and lookup == "id" and referenced:
+                found = {k: referenced[k] for k in keys if k in referenced}
+                missing = [k for k in keys if k not in found]
+                if missing:
+                    found.update(await loader.load(target, lookup, missing))
+            else:
+                found = await loader.load(target, lookup, keys)
+            denied = await loader.denied(target, found)
+            bucket = includes.setdefault(target, {})
+            reported: set[tuple[str, Any]] = set()
+            for expansion, ref in wanted:
+                key = _normal(lookup, ref)
+                row = found.get(key)
+                if row is None or key in denied:
+                    parameter = expansion.parameter or expansion.name
+                    if (parameter, ref) not in reported:
+                        reported.add((parameter, ref))
+                        resource_type = self.kinds[target].resource_type
+                        if row is None:
+                            errors.append(resource_not_found_item(resource_type, parameter, str(ref)))
+                        else:
+                            errors.append(
+                                not_authorized_for_resource_item(
+                                    resource_type, parameter, str(ref), "includes"
+                                )
+                            )
+                    continue
+                bucket.setdefault(self.kinds[target].key(row), row)
+
+        user_fields = selection.fields.get("user", ())
+        if context.viewer_id is not None and "connection_status" in user_fields:
+            user_ids = [row["id"] for row in includes.get("user", {}).values()]
+            if primary == "user":
+                user_ids.extend(row["id"] for row in records)
+            context.relations = await loader.relations(context.viewer_id, user_ids)
+
+        primary_kind = self.kinds[primary]
+        primary_fields = selection.fields[primary]
+        data = [primary_kind.render(row, primary_fields, context) for row in records]
+        rendered_includes: dict[str, list[dict[str, Any]]] = {}
+        for target, rows in includes.items():
+            if not rows:
+                continue
+            kind = self.kinds[target]
+            names = selection.fields[target]
+            rendered_includes[kind.include_keys[context.vocab]] = [
+                kind.render(row, names, context) for row in rows.values()
+            ]
+        return Rendered(data, rendered_includes, errors)
+
+    async def _load_referenced(self, primary: str, records: Sequence[Row], loader: Loader) -> dict[Any, Row]:
+        refs: list[Any] = []
+        for expansion in self.expansions.get(primary, ()):
+            if expansion.name == "referenced_tweets.id":
+                for record in records:
+                    refs.extend(expansion.refs(record))
+        if not refs:
+            return {}
+        found = await loader.load(primary, "id", list(dict.fromkeys(refs)))
+        # Posts the viewer may not see lend nothing (authors, media) to other expansions.
+        denied = await loader.denied(primary, found)
+        return {key: row for key, row in found.items() if key not in denied}
+
+
+def _normal(lookup: str, key: Any) -> Any:
+    return key.lower() if lookup == "username" else key

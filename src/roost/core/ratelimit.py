@@ -1,0 +1,57 @@
+"""Per-operation rate-limit windows (15 minutes by default) and 24-hour creation caps.
+
+Windows live in process memory: one server process is the embedded case; a shared store for
+several processes is a later step (docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class Window:
+    limit: int
+    remaining: int
+    reset_s: int
+
+
+class RateLimiter:
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self._windows: dict[tuple, Window] = {}
+
+    def hit(self, key: tuple, limit: int, window_s: int, now_s: float, cost: int = 1) -> tuple[Window, bool]:
+        """Count one request; returns the window state and whether the request is allowed."""
+        window = self._windows.get(key)
+        if window is None or now_s >= window.reset_s:
+            window = Window(limit, limit, int(now_s) + window_s)
+            self._windows[key] = window
+            if len(self._windows) > 100_000:
+                self._evict(now_s)
+        if not self.enabled:
+            # Limits switched off: the headers show the platform's numbers, never an empty window
+            # that would make well-behaved clients sleep.
+            return window, True
+        if window.remaining < cost:
+            return window, False
+        window.remaining -= cost
+        return window, True
+
+    def peek(self, key: tuple, limit: int, window_s: int, now_s: float) -> Window:
+        window = self._windows.get(key)
+        if window is None or now_s >= window.reset_s:
+            return Window(limit, limit, int(now_s) + window_s)
+        return window
+
+    def refund(self, key: tuple) -> None:
+        window = self._windows.get(key)
+        if window is not None and window.remaining < window.limit:
+            window.remaining += 1
+
+    def reset(self) -> None:
+        self._windows.clear()
+
+    def _evict(self, now_s: float) -> None:
+        for key in [k for k, w in self._windows.items() if w.reset_s <= now_s]:
+            del self._windows[key]

@@ -1,0 +1,67 @@
+"""Path routing by segments: literal segments win over `{param}` segments, as the platform routes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class _Node:
+    __slots__ = ("children", "param", "targets")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.param: _Node | None = None
+        self.targets: dict[str, tuple[Any, tuple[str, ...]]] = {}
+
+
+class Router:
+    def __init__(self) -> None:
+        self._root = _Node()
+        self._static: dict[tuple[str, str], Any] = {}
+
+    def add(self, method: str, path: str, target: Any) -> None:
+        node = self._root
+        names: list[str] = []
+        for segment in path.strip("/").split("/"):
+            if segment.startswith("{") and segment.endswith("}"):
+                # Sibling routes may name the same position differently (the platform's
+                # /2/dm_conversations/{dm_conversation_id}/messages and /{id}/dm_events).
+                if node.param is None:
+                    node.param = _Node()
+                names.append(segment[1:-1])
+                node = node.param
+            else:
+                node = node.children.setdefault(segment, _Node())
+        if method in node.targets:
+            raise ValueError(f"duplicate route {method} {path}")
+        node.targets[method] = (target, tuple(names))
+        if "{" not in path:
+            self._static[(method, path.rstrip("/"))] = target
+
+    def match(self, method: str, path: str) -> tuple[Any, dict[str, str]] | None:
+        static = self._static.get((method, path.rstrip("/") if len(path) > 1 else path))
+        if static is not None:
+            return static, {}
+        values: list[str] = []
+        node = self._search(self._root, path.strip("/").split("/"), 0, values)
+        if node is None or method not in node.targets:
+            return None
+        target, names = node.targets[method]
+        return target, dict(zip(names, reversed(values), strict=True))
+
+    def _search(self, node: _Node, segments: list[str], index: int, values: list[str]) -> _Node | None:
+        """The matching leaf; `values` receives the parameter segments, last one first."""
+        if index == len(segments):
+            return node if node.targets else None
+        segment = segments[index]
+        child = node.children.get(segment)
+        if child is not None:
+            found = self._search(child, segments, index + 1, values)
+            if found is not None:
+                return found
+        if node.param is not None and segment:
+            found = self._search(node.param, segments, index + 1, values)
+            if found is not None:
+                values.append(segment)
+                return found
+        return None

@@ -1,0 +1,280 @@
+"""The demo dataset: a developer app, its owner, a few dozen users and some hundreds of posts.
+
+Generated from a fixed seed so ids, keys and texts are the same on every machine; created through
+the same domain code as API writes (with a clock set in the past) so counters and entities agree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from roost.core import jsonio
+from roost.core.clock import Clock
+from roost.core.ids import SnowflakeGenerator, TokenSource, media_key
+from roost.domain import accounts
+from roost.domain.posts import PostService
+from roost.services import Services
+from roost.storage import apps as app_rows
+from roost.storage import users as user_rows
+
+DEMO_USERNAME = "roost_dev"
+DEMO_PASSWORD = "roost"  # for the sign-in page of the authorize flows
+DEMO_APP = "roost demo app"
+DAY_MS = 86_400_000
+ACCOUNTS_EPOCH_MS = 1_717_200_000_000  # 2024-06-01T00:00:00Z
+
+FIRST = [
+    "Ada",
+    "Grace",
+    "Alan",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Margaret",
+    "Ken",
+    "Radia",
+    "Tim",
+    "Frances",
+    "Leslie",
+    "Hedy",
+    "Linus",
+    "Katherine",
+    "Dennis",
+    "Sophie",
+    "John",
+    "Shafi",
+    "Niklaus",
+]
+LAST = [
+    "Lovelace",
+    "Hopper",
+    "Turing",
+    "Dijkstra",
+    "Liskov",
+    "Knuth",
+    "Hamilton",
+    "Thompson",
+    "Perlman",
+    "Berners",
+    "Allen",
+    "Lamport",
+    "Lamarr",
+    "Torvalds",
+    "Johnson",
+    "Ritchie",
+    "Wilson",
+    "McCarthy",
+]
+TOPICS = [
+    "#rustlang",
+    "#python",
+    "#databases",
+    "#webhooks",
+    "#opensource",
+    "#devtools",
+    "$ACME",
+    "#sqlite",
+    "#postgres",
+    "#testing",
+]
+PHRASES = [
+    "Shipping a new release today",
+    "Reading about consensus protocols",
+    "Benchmarks are a kind of honesty",
+    "Just migrated our sandbox to roost",
+    "Who else is debugging OAuth signatures tonight",
+    "Coffee, then webhooks",
+    "Hot take: integration tests beat mocks",
+    "Writing docs is part of the work",
+    "Refactoring the pipeline so handlers stay thin",
+    "The CRC check finally passes",
+    "Long weekend reading list is ready",
+    "Pagination tokens should be opaque",
+]
+PLACES = [
+    {
+        "id": "01a9a39529b27f36",
+        "full_name": "Manhattan, NY",
+        "name": "Manhattan",
+        "country": "United States",
+        "country_code": "US",
+        "place_type": "city",
+        "geo": {"type": "Feature", "bbox": [-74.026675, 40.683935, -73.910408, 40.877483], "properties": {}},
+    },
+    {
+        "id": "5e02a0f0d91c76d2",
+        "full_name": "London, England",
+        "name": "London",
+        "country": "United Kingdom",
+        "country_code": "GB",
+        "place_type": "city",
+        "geo": {"type": "Feature", "bbox": [-0.187894, 51.483718, -0.109978, 51.516466], "properties": {}},
+    },
+]
+
+
+async def seed_demo(services: Services, *, users: int = 40, posts: int = 400) -> dict[str, Any]:
+    """Create the demo dataset in an empty database; returns the demo app and user rows."""
+    rng = random.Random(services.settings.seed)
+    now = services.clock.now_ms()
+    start = now - 30 * DAY_MS
+    # Accounts, keys and tokens come from a fixed instant and a seeded source, so the demo
+    # credentials are the same on every machine and after every reset; posts are recent.
+    accounts_clock = Clock(frozen_ms=ACCOUNTS_EPOCH_MS)
+    seeding = dataclasses.replace(
+        services,
+        clock=accounts_clock,
+        ids=SnowflakeGenerator(accounts_clock, worker=2),
+        tokens=TokenSource(services.settings.seed),
+    )
+    past_clock = Clock(frozen_ms=start)
+    posting = dataclasses.replace(seeding, clock=past_clock, ids=SnowflakeGenerator(past_clock, worker=3))
+    async with services.db.transaction() as tx:
+        owner = await accounts.create_user(
+            seeding,
+            tx,
+            username=DEMO_USERNAME,
+            name="Roost Developer",
+            description="Building against roost. #devtools",
+            url="https://example.com/roost",
+            subscription_type="Premium",
+            verified=True,
+            verified_type="blue",
+            location="Everywhere",
+            password=DEMO_PASSWORD,
+        )
+        app = await accounts.create_app(
+            seeding,
+            tx,
+            name=DEMO_APP,
+            owner_user_id=owner["id"],
+            callback_urls=["http://127.0.0.1:8080/callback", "oob"],
+        )
+        await accounts.issue_oauth1_token(seeding, tx, app, owner["id"])
+        await accounts.issue_oauth2_token(seeding, tx, app, owner["id"])
+        people = [owner]
+        for index in range(users - 1):
+            first, last = rng.choice(FIRST), rng.choice(LAST)
+            person = await accounts.create_user(
+                seeding,
+                tx,
+                username=f"{first.lower()[:6]}_{last.lower()[:5]}{index}",
+                name=f"{first} {last}",
+                description=f"{rng.choice(PHRASES)}. {rng.choice(TOPICS)}",
+                location=rng.choice(["Berlin", "Lagos", "Lima", "Osaka", "Toronto", None]),
+                verified=index % 7 == 0,
+                verified_type="blue" if index % 7 == 0 else "none",
+                protected=index % 13 == 12,
+                subscription_type="Premium" if index % 5 == 0 else "None",
+            )
+            people.append(person)
+        for place in PLACES:
+            await user_rows.insert_place(
+                tx, {**place, "geo": jsonio.dumps(place["geo"]).decode(), "contained_within": None}
+            )
+        for person in people[1:]:
+            for other in rng.sample(people, 6):
+                if other["id"] != person["id"]:
+                    await user_rows.insert_follow(
+                        tx, {"follower_id": person["id"], "followee_id": other["id"], "created_at": start}
+                    )
+        media_ids = await _media(seeding, tx, people, rng)
+        await app_rows.put_setting(tx, "demo_app_id", str(app["id"]))
+        await app_rows.put_setting(tx, "demo_user_id", str(owner["id"]))
+    await _follow_counts(services, people)
+    await _posts(posting, past_clock, people, media_ids, rng, posts, now)
+    await services.observe_ids()
+    return {"app": app, "user": owner}
+
+
+async def _media(services: Services, tx: Any, people: list[dict], rng: random.Random) -> dict[int, list[int]]:
+    owned: dict[int, list[int]] = {}
+    for index, person in enumerate(people[:20]):
+        media_id = services.ids.next_id()
+        kind = "video" if index % 4 == 3 else "photo"
+        row = {
+            "media_key": media_key(kind, media_id),
+            "id": media_id,
+            "type": kind,
+            "url": None if kind == "video" else f"https://pbs.twimg.com/media/demo{media_id}.jpg",
+            "preview_image_url": f"https://pbs.twimg.com/media/demo{media_id}_thumb.jpg"
+            if kind == "video"
+            else None,
+            "width": 1280,
+            "height": 720,
+            "duration_ms": 15_000 if kind == "video" else None,
+            "alt_text": f"Demo image {index}",
+            "variants": jsonio.dumps(
+                [
+                    {
+                        "bit_rate": 2176000,
+                        "content_type": "video/mp4",
+                        "url": f"https://video.twimg.com/demo/{media_id}.mp4",
+                    }
+                ]
+            ).decode()
+            if kind == "video"
+            else None,
+            "view_count": rng.randint(10, 5000) if kind == "video" else None,
+            "owner_id": person["id"],
+            "created_at": services.clock.now_ms(),
+        }
+        await user_rows.insert_media(tx, row)
+        owned.setdefault(person["id"], []).append(media_id)
+    return owned
+
+
+async def _follow_counts(services: Services, people: list[dict]) -> None:
+    from roost.storage.posts import bump_user
+
+    ids = [p["id"] for p in people]
+    async with services.db.transaction() as tx:
+        for user_id in ids:
+            relations = await services.users.relations(user_id, ids)
+            following = sum(1 for f, _ in relations if f == user_id)
+            followers = sum(1 for _, t in relations if t == user_id)
+            await bump_user(tx, user_id, "following_count", following)
+            await bump_user(tx, user_id, "followers_count", followers)
+
+
+async def _posts(
+    services: Services,
+    clock: Clock,
+    people: list[dict],
+    media_ids: dict[int, list[int]],
+    rng: random.Random,
+    count: int,
+    now: int,
+) -> None:
+    posting = PostService(services)
+    created: list[dict] = []
+    step = (now - 60_000 - clock.now_ms()) // max(count, 1)
+    for index in range(count):
+        clock.advance(step / 1000)
+        author = people[0] if index % 10 == 0 else rng.choice(people)
+        body: dict[str, Any] = {"text": _text(rng, people, index)}
+        if created and index % 6 == 1:
+            body["reply"] = {"in_reply_to_tweet_id": str(rng.choice(created[-20:])["id"])}
+        elif created and index % 11 == 2:
+            body["quote_tweet_id"] = str(rng.choice(created)["id"])
+        if media_ids.get(author["id"]) and index % 5 == 0:
+            body["media"] = {"media_ids": [str(media_ids[author["id"]][0])]}
+        elif index % 37 == 3:
+            body["poll"] = {"options": ["Yes", "No", "Maybe"], "duration_minutes": 1440}
+        if index % 29 == 4:
+            body["geo"] = {"place_id": PLACES[index % 2]["id"]}
+        created.append(await posting.create(author["id"], body))
+
+
+def _text(rng: random.Random, people: list[dict], index: int) -> str:
+    parts = [rng.choice(PHRASES)]
+    if index % 3 == 0:
+        parts.append(f"@{rng.choice(people)['username']}")
+    if index % 4 == 0:
+        parts.append(rng.choice(TOPICS))
+    if index % 9 == 0:
+        parts.append(f"https://example.com/posts/{index}")
+    parts.append(f"({index})")
+    return " ".join(parts)

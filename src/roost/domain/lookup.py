@@ -1,0 +1,87 @@
+"""Loading objects for lookups and expansions (the fields engine's Loader)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from roost.core.errors import not_authorized_for_resource_item, resource_not_found_item
+from roost.services import Services
+from roost.storage.db import Row
+
+
+def visible_post(row: Row | None) -> bool:
+    return row is not None and row["deleted_at"] is None
+
+
+async def hidden_authors(services: Services, viewer_id: int | None, author_ids: Iterable[int]) -> set[int]:
+    """Authors whose posts the viewer may not see: protected accounts the viewer does not follow."""
+    protected = await services.users.protected_ids()
+    if not protected:
+        return set()
+    candidates = [a for a in set(author_ids) if a in protected and a != viewer_id]
+    if not candidates:
+        return set()
+    if viewer_id is None:
+        return set(candidates)
+    relations = await services.users.relations(viewer_id, candidates)
+    return {author for author in candidates if (viewer_id, author) not in relations}
+
+
+async def lookup_posts(
+    services: Services, viewer_id: int | None, ids: list[int], parameter: str
+) -> tuple[list[Row], list[dict[str, Any]]]:
+    """Posts by id in request order, plus a partial error for each missing or hidden one."""
+    unique = list(dict.fromkeys(ids))
+    if len(unique) == 1:  # the single lookup: a primary-key probe, not an IN list
+        single = await services.posts.get(unique[0])
+        fetched = [single] if single is not None else []
+    else:
+        fetched = await services.posts.get_many(unique)
+    rows = {row["id"]: row for row in fetched if visible_post(row)}
+    hidden = await hidden_authors(services, viewer_id, (row["author_id"] for row in rows.values()))
+    found: list[Row] = []
+    problems: list[dict[str, Any]] = []
+    for post_id in unique:
+        row = rows.get(post_id)
+        if row is None:
+            problems.append(resource_not_found_item("tweet", parameter, str(post_id)))
+        elif row["author_id"] in hidden:
+            problems.append(not_authorized_for_resource_item("tweet", parameter, str(post_id), "data"))
+        else:
+            found.append(row)
+    return found, problems
+
+
+class StoreLoader:
+    def __init__(self, services: Services, viewer_id: int | None = None) -> None:
+        self._services = services
+        self._viewer_id = viewer_id
+
+    async def denied(self, kind: str, rows: dict[Any, Row]) -> set[Any]:
+        if kind != "tweet" or not rows:
+            return set()
+        hidden = await hidden_authors(
+            self._services, self._viewer_id, (r["author_id"] for r in rows.values())
+        )
+        return {key for key, row in rows.items() if row["author_id"] in hidden}
+
+    async def load(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row]:
+        services = self._services
+        if kind == "tweet":
+            return {row["id"]: row for row in await services.posts.get_many(keys) if visible_post(row)}
+        if kind == "user":
+            if lookup == "username":
+                rows = await services.users.get_many_by_username(keys)
+                return {row["username_lower"]: row for row in rows}
+            return {row["id"]: row for row in await services.users.get_many(keys)}
+        if kind == "media":
+            return {row["media_key"]: row for row in await services.users.media_many(keys)}
+        if kind == "poll":
+            return {row["id"]: row for row in await services.users.polls_many(keys)}
+        if kind == "place":
+            return {row["id"]: row for row in await services.users.places_many(keys)}
+        return {}
+
+    async def relations(self, viewer_id: int, user_ids: list[int]) -> set[tuple[int, int]]:
+        return await self._services.users.relations(viewer_id, user_ids)

@@ -1,0 +1,453 @@
+"""The platform's object kinds (post, user, media, poll, place): fields, defaults, expansions, rendering.
+
+Rows come straight from storage; each renderer writes the selected fields in the request's vocabulary
+(`tweet` names as live traffic uses them, or `post` names of the newer specification).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from roost.core import jsonio
+from roost.core.clock import iso_ms
+from roost.core.fields import POST_VOCAB, Expansion, ObjectKind, RenderContext, Row
+from roost.core.ids import snowflake_ms
+from roost.domain.user_objects import USER_ALIASES, USER_FIELDS, render_user
+
+EDIT_WINDOW_MS = 3_600_000
+
+TWEET_FIELDS = tuple(
+    sorted(
+        {
+            "article",
+            "article_title",
+            "attachments",
+            "author_id",
+            "card_uri",
+            "community_id",
+            "context_annotations",
+            "conversation_id",
+            "created_at",
+            "display_text_range",
+            "edit_controls",
+            "edit_history_tweet_ids",
+            "entities",
+            "geo",
+            "id",
+            "in_reply_to_user_id",
+            "lang",
+            "matched_media_notes",
+            "media_metadata",
+            "non_public_metrics",
+            "note_post",
+            "note_request_suggestions",
+            "note_tweet",
+            "organic_metrics",
+            "paid_partnership",
+            "possibly_sensitive",
+            "promoted_metrics",
+            "public_metrics",
+            "referenced_tweets",
+            "reply_settings",
+            "scopes",
+            "source",
+            "suggested_source_links",
+            "suggested_source_links_with_counts",
+            "text",
+            "withheld",
+        }
+    )
+)
+TWEET_ALIASES = {
+    "edit_history_post_ids": "edit_history_tweet_ids",
+    "referenced_posts": "referenced_tweets",
+    "note_post": "note_tweet",
+}
+
+MEDIA_FIELDS = (
+    "alt_text",
+    "duration_ms",
+    "height",
+    "media_key",
+    "non_public_metrics",
+    "organic_metrics",
+    "preview_image_url",
+    "promoted_metrics",
+    "public_metrics",
+    "type",
+    "url",
+    "variants",
+    "width",
+)
+POLL_FIELDS = ("duration_minutes", "end_datetime", "id", "options", "voting_status")
+PLACE_FIELDS = ("contained_within", "country", "country_code", "full_name", "geo", "id", "name", "place_type")
+
+
+def _json(value: str | None) -> Any:
+    return None if value is None else jsonio.loads(value)
+
+
+# ---- posts -----------------------------------------------------------------------------------
+
+
+def edit_history(row: Row) -> list[int]:
+    history = row["edit_history"]
+    return [row["id"]] if history is None else jsonio.loads(history)
+
+
+def referenced(row: Row) -> list[tuple[str, int]]:
+    refs: list[tuple[str, int]] = []
+    if row["in_reply_to_post_id"] is not None:
+        refs.append(("replied_to", row["in_reply_to_post_id"]))
+    if row["quoted_post_id"] is not None:
+        refs.append(("quoted", row["quoted_post_id"]))
+    if row["reposted_post_id"] is not None:
+        refs.append(("retweeted", row["reposted_post_id"]))
+    return refs
+
+
+def _display_entities(row: Row) -> dict[str, Any] | None:
+    entities = _json(row["entities"])
+    if not entities or row["display_text"] is None:
+        return entities
+    limit = len(row["display_text"])
+    visible = {key: [e for e in items if e["end"] <= limit] for key, items in entities.items()}
+    return {key: items for key, items in visible.items() if items} or None
+
+
+def _post_metrics(row: Row, vocab: str) -> dict[str, int]:
+    return {
+        "repost_count" if vocab == POST_VOCAB else "retweet_count": row["retweet_count"],
+        "reply_count": row["reply_count"],
+        "like_count": row["like_count"],
+        "quote_count": row["quote_count"],
+        "bookmark_count": row["bookmark_count"],
+        "impression_count": row["impression_count"],
+    }
+
+
+def _post_field(row: Row, name: str, ctx: RenderContext) -> Any:
+    if name == "author_id":
+        return str(row["author_id"])
+    if name == "created_at":
+        return iso_ms(row["created_at"])
+    if name == "conversation_id":
+        return str(row["conversation_id"])
+    if name == "public_metrics":
+        return _post_metrics(row, ctx.vocab)
+    if name == "entities":
+        return _display_entities(row)
+    if name == "in_reply_to_user_id":
+        value = row["in_reply_to_user_id"]
+        return None if value is None else str(value)
+    if name == "referenced_tweets":
+        refs = referenced(row)
+        return [{"type": kind, "id": str(ref)} for kind, ref in refs] or None
+    if name == "lang":
+        return row["lang"]
+    if name == "possibly_sensitive":
+        return bool(row["possibly_sensitive"])
+    if name == "reply_settings":
+        return row["reply_settings"]
+    if name == "attachments":
+        attachments: dict[str, Any] = {}
+        if row["media_keys"]:
+            attachments["media_keys"] = jsonio.loads(row["media_keys"])
+        if row["poll_id"] is not None:
+            attachments["poll_ids"] = [str(row["poll_id"])]
+        return attachments or None
+    if name == "edit_controls":
+        # The window runs from the first version, whichever version is shown (as edits enforce it).
+        history = edit_history(row)
+        opened = row["created_at"] if len(history) < 2 else snowflake_ms(history[0])
+        return {
+            "edits_remaining": row["edits_remaining"],
+            "is_edit_eligible": bool(row["is_edit_eligible"]),
+            "editable_until": iso_ms(opened + EDIT_WINDOW_MS),
+        }
+    if name == "geo":
+        return None if row["place_id"] is None else {"place_id": row["place_id"]}
+    if name == "community_id":
+        value = row["community_id"]
+        return None if value is None else str(value)
+    if name == "paid_partnership":
+        return bool(row["paid_partnership"])
+    if name == "note_tweet":
+        if row["display_text"] is None:
+            return None
+        note: dict[str, Any] = {"text": row["text"]}
+        entities = _json(row["entities"])
+        if entities:
+            note["entities"] = entities
+        return note
+    if name == "display_text_range":
+        shown = row["display_text"] if row["display_text"] is not None else row["text"]
+        return [0, len(shown)]
+    if name == "context_annotations":
+        return _json(row["context_annotations"])
+    if name == "withheld":
+        return _json(row["withheld"])
+    if name == "source":
+        return row["source"]
+    if name in ("non_public_metrics", "organic_metrics"):
+        # Private metrics exist only for the author's own posts.
+        if ctx.viewer_id != row["author_id"]:
+            return None
+        base = {"impression_count": row["impression_count"], "url_link_clicks": 0, "user_profile_clicks": 0}
+        if name == "organic_metrics":
+            base.update(
+                like_count=row["like_count"],
+                reply_count=row["reply_count"],
+                retweet_count=row["retweet_count"],
+            )
+        return base
+    return None
+
+
+_POST_KEYS = {
+    POST_VOCAB: {
+        "edit_history_tweet_ids": "edit_history_post_ids",
+        "referenced_tweets": "referenced_posts",
+        "note_tweet": "note_post",
+    }
+}
+
+
+def render_post(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
+    text = row["display_text"]
+    out: dict[str, Any] = {"id": str(row["id"]), "text": row["text"] if text is None else text}
+    keys = _POST_KEYS.get(ctx.vocab)
+    for name in names:
+        if name == "id" or name == "text":
+            continue
+        if name == "edit_history_tweet_ids":
+            value: Any = [str(i) for i in edit_history(row)]
+        else:
+            value = _post_field(row, name, ctx)
+            if value is None:
+                continue
+        out[keys.get(name, name) if keys else name] = value
+    return out
+
+
+# ---- media, polls, places -------------------------------------------------------------------
+
+
+def render_media(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
+    out: dict[str, Any] = {"media_key": row["media_key"], "type": row["type"]}
+    for name in names:
+        if name in ("media_key", "type"):
+            continue
+        if name in ("url", "preview_image_url", "width", "height", "duration_ms", "alt_text"):
+            value = row[name]
+        elif name == "variants":
+            value = _json(row["variants"])
+        elif name == "public_metrics":
+            value = None if row["view_count"] is None else {"view_count": row["view_count"]}
+        else:
+            value = None
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def render_poll(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": str(row["id"]), "options": jsonio.loads(row["options"])}
+    for name in names:
+        if name == "duration_minutes":
+            out[name] = row["duration_minutes"]
+        elif name == "end_datetime":
+            out[name] = iso_ms(row["end_datetime"])
+        elif name == "voting_status":
+            out[name] = "closed" if row["end_datetime"] <= ctx.now_ms else "open"
+    return out
+
+
+def render_place(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
+    out: dict[str, Any] = {"full_name": row["full_name"], "id": row["id"]}
+    for name in names:
+        if name in ("name", "country", "country_code", "place_type"):
+            if row[name] is not None:
+                out[name] = row[name]
+        elif name in ("geo", "contained_within"):
+            value = _json(row[name])
+            if value is not None:
+                out[name] = value
+    return out
+
+
+# ---- kinds and expansions --------------------------------------------------------------------
+
+
+def _one(value: Any) -> Iterable[Any]:
+    return () if value is None else (value,)
+
+
+def _mentions(row: Row) -> list[str]:
+    entities = _display_entities(row) or {}
+    return [m["username"] for m in entities.get("mentions", ())]
+
+
+def _note_mentions(row: Row) -> list[str]:
+    if row["display_text"] is None:
+        return []
+    entities = _json(row["entities"]) or {}
+    limit = len(row["display_text"])
+    return [m["username"] for m in entities.get("mentions", ()) if m["end"] > limit]
+
+
+def _media_keys(row: Row) -> list[str]:
+    return jsonio.loads(row["media_keys"]) if row["media_keys"] else []
+
+
+def _affiliates(row: Row) -> list[int]:
+    affiliation = _json(row["affiliation"]) or {}
+    return [int(i) for i in affiliation.get("user_id", [])]
+
+
+KINDS = (
+    ObjectKind(
+        "tweet",
+        "tweet",
+        ("tweet.fields", "post.fields"),
+        TWEET_FIELDS,
+        TWEET_ALIASES,
+        ("id", "text", "edit_history_tweet_ids"),
+        {"tweet": "tweets", "post": "posts"},
+        render_post,
+        lambda row: row["id"],
+        frozenset({"edit_history_post_ids", "referenced_posts", "note_post"}),
+    ),
+    ObjectKind(
+        "media",
+        "media",
+        ("media.fields",),
+        MEDIA_FIELDS,
+        {},
+        ("media_key", "type"),
+        {"tweet": "media", "post": "media"},
+        render_media,
+        lambda row: row["media_key"],
+    ),
+    ObjectKind(
+        "poll",
+        "poll",
+        ("poll.fields",),
+        POLL_FIELDS,
+        {},
+        ("id", "options"),
+        {"tweet": "polls", "post": "polls"},
+        render_poll,
+        lambda row: row["id"],
+    ),
+    ObjectKind(
+        "place",
+        "place",
+        ("place.fields",),
+        PLACE_FIELDS,
+        {},
+        ("full_name", "id"),
+        {"tweet": "places", "post": "places"},
+        render_place,
+        lambda row: row["id"],
+    ),
+    ObjectKind(
+        "user",
+        "user",
+        ("user.fields",),
+        USER_FIELDS,
+        USER_ALIASES,
+        ("id", "name", "username"),
+        {"tweet": "users", "post": "users"},
+        render_user,
+        lambda row: row["id"],
+        frozenset({"most_recent_post_id", "pinned_post_id"}),
+    ),
+)
+
+_NOTHING: tuple[()] = ()
+
+TWEET_EXPANSIONS = (
+    Expansion("attachments.poll_ids", "poll", lambda r: _one(r["poll_id"]), implies=("attachments",)),
+    Expansion("attachments.media_keys", "media", _media_keys, lookup="key", implies=("attachments",)),
+    Expansion("author_id", "user", lambda r: (r["author_id"],), implies=("author_id",)),
+    Expansion(
+        "edit_history_tweet_ids", "tweet", edit_history, aliases=("edit_history_post_ids",), post_vocab=True
+    ),
+    Expansion(
+        "entities.mentions.username",
+        "user",
+        _mentions,
+        lookup="username",
+        aliases=("username",),
+        implies=("entities",),
+    ),
+    Expansion("geo.place_id", "place", lambda r: _one(r["place_id"]), lookup="key", implies=("geo",)),
+    Expansion(
+        "in_reply_to_user_id",
+        "user",
+        lambda r: _one(r["in_reply_to_user_id"]),
+        implies=("in_reply_to_user_id",),
+    ),
+    Expansion(
+        "entities.note.mentions.username", "user", _note_mentions, lookup="username", implies=("note_tweet",)
+    ),
+    Expansion(
+        "referenced_tweets.id",
+        "tweet",
+        lambda r: [ref for _, ref in referenced(r)],
+        aliases=("referenced_posts", "referenced_posts.id"),
+        post_vocab=True,
+        implies=("referenced_tweets",),
+    ),
+    Expansion(
+        "referenced_tweets.id.attachments.media_keys",
+        "media",
+        _media_keys,
+        lookup="key",
+        via_referenced=True,
+        aliases=("referenced_posts.id.attachments.media_keys",),
+        implies=("referenced_tweets", "attachments"),
+    ),
+    Expansion(
+        "referenced_tweets.id.author_id",
+        "user",
+        lambda r: (r["author_id"],),
+        via_referenced=True,
+        aliases=("referenced_posts.id.author_id",),
+        implies=("referenced_tweets", "author_id"),
+    ),
+    Expansion("attachments.media_source_tweet", "tweet", lambda r: _NOTHING),
+    Expansion("article.cover_media", "media", lambda r: _NOTHING, lookup="key"),
+    Expansion("article.media_entities", "media", lambda r: _NOTHING, lookup="key"),
+)
+
+USER_EXPANSIONS = (
+    Expansion(
+        "pinned_tweet_id",
+        "tweet",
+        lambda r: _one(r["pinned_post_id"]),
+        aliases=("pinned_post_id",),
+        post_vocab=True,
+        implies=("pinned_tweet_id",),
+    ),
+    Expansion(
+        "most_recent_tweet_id",
+        "tweet",
+        lambda r: _one(r["most_recent_post_id"]),
+        aliases=("most_recent_post_id",),
+        post_vocab=True,
+        implies=("most_recent_tweet_id",),
+    ),
+    Expansion(
+        "affiliation.user_id",
+        "user",
+        _affiliates,
+        aliases=("affiliation",),
+        post_vocab=True,
+        implies=("affiliation",),
+    ),
+)
+
+EXPANSIONS = {"tweet": TWEET_EXPANSIONS, "user": USER_EXPANSIONS}

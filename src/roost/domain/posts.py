@@ -1,0 +1,416 @@
+"""Posts: creation (replies, quotes, media, polls, communities, edits), deletion, counters, events."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from roost.core import errors, jsonio
+from roost.core.ids import MAX_SNOWFLAKE, snowflake_ms
+from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
+from roost.services import Services
+from roost.storage import posts as post_rows
+from roost.storage import users as user_rows
+from roost.storage.db import Executor, Row
+from roost.storage.events import append_event
+
+STANDARD_LIMIT = 280
+LONG_FORM_LIMIT = 25_000
+EDIT_WINDOW_MS = 3_600_000
+REPLY_SETTINGS = ("following", "mentionedUsers", "subscribers", "verified")
+BODY_FIELDS = frozenset(
+    {
+        "text",
+        "reply",
+        "quote_tweet_id",
+        "media",
+        "poll",
+        "reply_settings",
+        "community_id",
+        "share_with_followers",
+        "paid_partnership",
+        "edit_options",
+        "for_super_followers_only",
+        "nullcast",
+        "geo",
+        "direct_message_deep_link",
+        "card_uri",
+        "made_with_ai",
+    }
+)
+TOO_LONG = (
+    "Your Tweet text is too long. For more information on how X determines text length see "
+    "https://github.com/twitter/twitter-text."
+)
+
+
+def _bad(name: str, value: Any, message: str) -> errors.ApiError:
+    raw = value if isinstance(value, str) else jsonio.dumps(value).decode()
+    return errors.invalid_request([errors.param_error(name, raw, message)])
+
+
+def _json_type(value: Any) -> str:
+    """The JSON Schema name of a decoded value, as the platform's validator words it."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _expect(body: dict[str, Any], name: str, kind: type | tuple[type, ...], label: str) -> Any:
+    value = body.get(name)
+    if value is not None and not isinstance(value, kind):
+        raise errors.invalid_body(f"$.{name}: {_json_type(value)} found, {label} expected")
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A body value as the platform echoes it in messages: strings as is, anything else as JSON."""
+    return value if isinstance(value, str) else jsonio.dumps(value).decode()
+
+
+def _id_string(name: str, value: Any) -> int:
+    if not isinstance(value, str) or not value.isascii() or not value.isdigit() or len(value) > 19:
+        raise _bad(name, value, f"The `{name}` field value [{_shown(value)}] does not match ^[0-9]{{1,19}}$")
+    number = int(value)
+    if number > MAX_SNOWFLAKE:  # matches the pattern, but no 64-bit id is that large
+        raise _bad(name, value, f"The `{name}` field value [{value}] is not valid")
+    return number
+
+
+class PostService:
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    async def create(self, author_id: int, body: Any) -> Row:
+        if not isinstance(body, dict):
+            raise errors.invalid_body("$: a JSON object is expected")
+        unknown = sorted(set(body) - BODY_FIELDS)
+        if unknown:
+            raise errors.invalid_body(
+                f"$.{unknown[0]}: is not defined in the schema and the schema does not allow "
+                "additional properties"
+            )
+        text = _expect(body, "text", str, "string")
+        media = _expect(body, "media", dict, "object") or {}
+        poll = _expect(body, "poll", dict, "object")
+        reply = _expect(body, "reply", dict, "object")
+        edit = _expect(body, "edit_options", dict, "object")
+        for flag in ("share_with_followers", "paid_partnership", "for_super_followers_only", "nullcast"):
+            _expect(body, flag, bool, "boolean")
+        geo = _expect(body, "geo", dict, "object") or {}
+        if geo.get("place_id") is not None and not isinstance(geo["place_id"], str):
+            raise errors.invalid_body(f"$.geo.place_id: {_json_type(geo['place_id'])} found, string expected")
+        media_ids = media.get("media_ids") or []
+        if not isinstance(media_ids, list) or len(media_ids) > 4:
+            raise _bad("media.media_ids", media_ids, "Your media IDs are invalid.")
+        if media_ids and poll:
+            raise errors.invalid_body("You can only attach one of poll, media, quote_tweet_id.")
+        if not text and not media_ids:
+            raise errors.invalid_body("$.text: text or media is required")
+        reply_settings = body.get("reply_settings")
+        if reply_settings is not None and reply_settings not in REPLY_SETTINGS:
+            raise _bad(
+                "reply_settings",
+                reply_settings,
+                f"The `reply_settings` field value [{_shown(reply_settings)}] is not one of "
+                f"[{','.join(REPLY_SETTINGS)}]",
+            )
+        community_id = (
+            None if body.get("community_id") is None else _id_string("community_id", body["community_id"])
+        )
+        if body.get("share_with_followers") and community_id is None:
+            raise errors.invalid_body("share_with_followers requires community_id.")
+
+        async with self.s.db.transaction() as tx:
+            author = await user_rows.get_user_tx(tx, author_id)
+            if author is None:
+                raise errors.unauthorized()
+            premium = author["subscription_type"] != "None"
+            previous = await self._edit_target(tx, author, edit) if edit is not None else None
+            # NUL never reaches storage (PostgreSQL text cannot hold it); the platform drops it too.
+            text = (text or "").replace("\x00", "")
+            limit = LONG_FORM_LIMIT if premium else STANDARD_LIMIT
+            if weighted_length(text) > limit:
+                raise errors.forbidden(TOO_LONG)
+            if previous is None and text and await self._is_duplicate(tx, author_id, text):
+                raise errors.forbidden("You are not allowed to create a Tweet with duplicate content.")
+            now = self.s.clock.now_ms()
+            post_id = self.s.ids.next_id()
+            parent = await self._reply_target(tx, reply) if reply is not None else None
+            quoted_id = None
+            if body.get("quote_tweet_id") is not None:
+                quoted_id = _id_string("quote_tweet_id", body["quote_tweet_id"])
+                quoted = await post_rows.get_for_update(tx, quoted_id)
+                if quoted is None or quoted["deleted_at"] is not None:
+                    raise _bad(
+                        "quote_tweet_id",
+                        body["quote_tweet_id"],
+                        f"Could not find tweet with quote_tweet_id: [{quoted_id}].",
+                    )
+            elif previous is not None:
+                quoted_id = previous["quoted_post_id"]  # an edit keeps what it quotes, as it keeps its parent
+            media_keys = await self._media_keys(tx, author_id, media_ids)
+            poll_id = await self._create_poll(tx, poll, now) if poll else None
+            stored_text, url_entities = shorten_urls(text, self._short_code)
+            entities = extract_entities(stored_text)
+            if url_entities:
+                entities["urls"] = url_entities
+            mentioned = await self._resolve_mentions(tx, entities)
+            display = (
+                truncate_for_display(stored_text) if weighted_length(stored_text) > STANDARD_LIMIT else None
+            )
+            root = previous
+            history = (
+                [*jsonio.loads(root["edit_history"])]
+                if root and root["edit_history"]
+                else [root["id"]]
+                if root
+                else []
+            ) + [post_id]
+            row = {
+                "id": post_id,
+                "author_id": author_id,
+                "text": stored_text,
+                "display_text": display,
+                "created_at": now,
+                "conversation_id": parent["conversation_id"]
+                if parent
+                else (previous or {}).get("conversation_id", post_id),
+                "in_reply_to_post_id": parent["id"]
+                if parent
+                else (previous or {}).get("in_reply_to_post_id"),
+                "in_reply_to_user_id": parent["author_id"]
+                if parent
+                else (previous or {}).get("in_reply_to_user_id"),
+                "quoted_post_id": quoted_id,
+                "reposted_post_id": None,
+                "lang": _guess_lang(stored_text),
+                "possibly_sensitive": 0,
+                "reply_settings": reply_settings or "everyone",
+                "source": None,
+                "community_id": community_id,
+                "share_with_followers": int(bool(body.get("share_with_followers"))),
+                "paid_partnership": int(bool(body.get("paid_partnership"))),
+                "place_id": (body.get("geo") or {}).get("place_id")
+                if isinstance(body.get("geo"), dict)
+                else None,
+                "media_keys": jsonio.dumps(media_keys).decode() if media_keys else None,
+                "poll_id": poll_id,
+                "entities": jsonio.dumps(entities).decode() if entities else None,
+                "context_annotations": None,
+                "withheld": None,
+                "edit_history": jsonio.dumps(history).decode() if len(history) > 1 else None,
+                "edits_remaining": (previous["edits_remaining"] - 1) if previous else 5,
+                "is_edit_eligible": 0 if poll_id is not None else 1,
+                "superseded_by": None,
+                "retweet_count": 0,
+                "reply_count": 0,
+                "like_count": 0,
+                "quote_count": 0,
+                "bookmark_count": 0,
+                "impression_count": 0,
+                "deleted_at": None,
+            }
+            if previous is not None:
+                for metric in (
+                    "retweet_count",
+                    "reply_count",
+                    "like_count",
+                    "quote_count",
+                    "bookmark_count",
+                    "impression_count",
+                ):
+                    row[metric] = previous[metric]
+            await post_rows.insert_post(tx, row, mentioned)
+            if previous is not None:
+                await self._record_edit(tx, previous, post_id, history)
+                await self._retarget(tx, previous, row)
+            else:
+                await post_rows.bump_user(tx, author_id, "tweet_count", 1)
+                if parent is not None:
+                    await post_rows.bump_post(tx, parent["id"], "reply_count", 1)
+                if quoted_id is not None:
+                    await post_rows.bump_post(tx, quoted_id, "quote_count", 1)
+                if media_keys:
+                    await post_rows.bump_user(tx, author_id, "media_count", len(media_keys))
+            await post_rows.set_most_recent(tx, author_id, post_id)
+            await append_event(
+                tx,
+                event_id=self.s.ids.next_id(),
+                kind="post.edit" if previous else "post.create",
+                created_at=now,
+                user_id=author_id,
+                object_id=post_id,
+                payload={"post_id": str(post_id), "author_id": str(author_id)},
+            )
+        return row
+
+    async def delete(self, user_id: int, post_id: int) -> bool:
+        async with self.s.db.transaction() as tx:
+            row = await post_rows.get_for_update(tx, post_id)
+            if row is None or row["deleted_at"] is not None:
+                raise errors.not_found_problem(f"Could not find tweet with id: [{post_id}].")
+            if row["author_id"] != user_id:
+                raise errors.forbidden("You are not allowed to delete a Tweet that is not yours.")
+            now = self.s.clock.now_ms()
+            versions = jsonio.loads(row["edit_history"]) if row["edit_history"] else [post_id]
+            for version in versions:
+                await post_rows.mark_deleted(tx, version, now)
+            await post_rows.bump_user(tx, user_id, "tweet_count", -1)
+            if row["in_reply_to_post_id"] is not None:
+                await post_rows.bump_post(tx, row["in_reply_to_post_id"], "reply_count", -1)
+            if row["quoted_post_id"] is not None:
+                await post_rows.bump_post(tx, row["quoted_post_id"], "quote_count", -1)
+            await post_rows.set_most_recent(tx, user_id, await post_rows.latest_post_of(tx, user_id))
+            await append_event(
+                tx,
+                event_id=self.s.ids.next_id(),
+                kind="post.delete",
+                created_at=now,
+                user_id=user_id,
+                object_id=post_id,
+                payload={"post_id": str(post_id), "author_id": str(user_id)},
+            )
+        return True
+
+    # ---- rules -----------------------------------------------------------------------------------
+
+    async def _edit_target(self, tx: Executor, author: Row, edit: dict[str, Any]) -> Row:
+        previous_id = _id_string("edit_options.previous_post_id", edit.get("previous_post_id"))
+        previous = await post_rows.get_for_update(tx, previous_id)
+        if previous is None or previous["deleted_at"] is not None:
+            raise _bad(
+                "edit_options.previous_post_id",
+                str(previous_id),
+                f"Could not find tweet with edit_options.previous_post_id: [{previous_id}].",
+            )
+        if previous["author_id"] != author["id"]:
+            raise errors.forbidden("You are not allowed to edit a Tweet that is not yours.")
+        if author["subscription_type"] == "None":
+            raise errors.forbidden("Editing a Tweet requires a premium subscription.")
+        history = jsonio.loads(previous["edit_history"]) if previous["edit_history"] else [previous["id"]]
+        original_ms = snowflake_ms(history[0])
+        if (
+            previous["superseded_by"] is not None
+            or not previous["is_edit_eligible"]
+            or previous["edits_remaining"] <= 0
+            or self.s.clock.now_ms() > original_ms + EDIT_WINDOW_MS
+        ):
+            raise errors.forbidden("This Tweet is not eligible for editing.")
+        return previous
+
+    async def _retarget(self, tx: Executor, previous: Row, row: dict[str, Any]) -> None:
+        """Reply and quote counters follow the newest version's targets (deleting it undoes them)."""
+        for counter, column in (("reply_count", "in_reply_to_post_id"), ("quote_count", "quoted_post_id")):
+            if previous[column] != row[column]:
+                if previous[column] is not None:
+                    await post_rows.bump_post(tx, previous[column], counter, -1)
+                if row[column] is not None:
+                    await post_rows.bump_post(tx, row[column], counter, 1)
+
+    async def _record_edit(self, tx: Executor, previous: Row, new_id: int, history: list[int]) -> None:
+        encoded = jsonio.dumps(history).decode()
+        for version in history[:-1]:
+            await post_rows.set_edit_history(tx, version, encoded)
+        await post_rows.supersede(tx, previous["id"], new_id)
+
+    async def _reply_target(self, tx: Executor, reply: dict[str, Any]) -> Row:
+        target_id = _id_string("reply.in_reply_to_tweet_id", reply.get("in_reply_to_tweet_id"))
+        parent = await post_rows.get_for_update(tx, target_id)
+        if parent is None or parent["deleted_at"] is not None:
+            raise errors.forbidden("You attempted to reply to a Tweet that is deleted or not visible to you.")
+        return parent
+
+    async def _is_duplicate(self, tx: Executor, author_id: int, text: str) -> bool:
+        latest_id = await post_rows.latest_post_of(tx, author_id)
+        if latest_id is None:
+            return False
+        latest = await post_rows.get_for_update(tx, latest_id)
+        if latest is None:
+            return False
+        stored, _ = shorten_urls(text, self._short_code)
+        return latest["text"] == stored and self.s.clock.now_ms() - latest["created_at"] < 86_400_000
+
+    async def _media_keys(self, tx: Executor, author_id: int, media_ids: list[Any]) -> list[str]:
+        if not media_ids:
+            return []
+        ids = [_id_string("media.media_ids", value) for value in media_ids]
+        found = []
+        for media_id in ids:
+            row = await user_rows.get_media_by_id_tx(tx, media_id)
+            if row is None or (row["owner_id"] is not None and row["owner_id"] != author_id):
+                raise _bad("media.media_ids", [str(i) for i in ids], "Your media IDs are invalid.")
+            found.append(row["media_key"])
+        return found
+
+    async def _create_poll(self, tx: Executor, poll: dict[str, Any], now: int) -> int:
+        options = poll.get("options")
+        duration = poll.get("duration_minutes")
+        if (
+            not isinstance(options, list)
+            or not 2 <= len(options) <= 4
+            or not all(isinstance(o, str) and 1 <= len(o) <= 25 for o in options)
+        ):
+            raise _bad("poll.options", options, "Poll options must be 2 to 4 strings of 1 to 25 characters.")
+        if not isinstance(duration, int) or isinstance(duration, bool) or not 5 <= duration <= 10080:
+            raise _bad(
+                "poll.duration_minutes",
+                duration,
+                f"The `poll.duration_minutes` field value [{duration}] is not between 5 and 10080",
+            )
+        poll_id = self.s.ids.next_id()
+        await user_rows.insert_poll(
+            tx,
+            {
+                "id": poll_id,
+                "options": jsonio.dumps(
+                    [{"position": i + 1, "label": o, "votes": 0} for i, o in enumerate(options)]
+                ).decode(),
+                "duration_minutes": duration,
+                "end_datetime": now + duration * 60_000,
+                "voting_status": "open",
+            },
+        )
+        return poll_id
+
+    async def _resolve_mentions(self, tx: Executor, entities: dict[str, Any]) -> list[int]:
+        mentions = entities.get("mentions") or []
+        if not mentions:
+            return []
+        rows = await user_rows.get_users_by_names_tx(tx, [m["username"] for m in mentions])
+        by_name = {row["username_lower"]: row["id"] for row in rows}
+        for mention in mentions:
+            user_id = by_name.get(mention["username"].lower())
+            if user_id is not None:
+                mention["id"] = str(user_id)
+        return list(dict.fromkeys(by_name.values()))
+
+    def _short_code(self, url: str) -> str:
+        digest = hashlib.sha256(f"{self.s.settings.seed}:{url}".encode()).digest()
+        alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+        return "".join(alphabet[b % len(alphabet)] for b in digest[:10])
+
+
+def _guess_lang(text: str) -> str:
+    """A small script-based guess; the platform's classifier is not available offline."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return "zxx"
+    sample = letters[:64]
+    if any("\u3040" <= ch <= "\u30ff" for ch in sample):
+        return "ja"
+    if any("\u4e00" <= ch <= "\u9fff" for ch in sample):
+        return "zh"
+    if any("\uac00" <= ch <= "\ud7af" for ch in sample):
+        return "ko"
+    if any("\u0400" <= ch <= "\u04ff" for ch in sample):
+        return "ru"
+    if any("\u0600" <= ch <= "\u06ff" for ch in sample):
+        return "ar"
+    return "en"

@@ -1,0 +1,243 @@
+"""Import and export of v2-format JSON (users, posts, media), keeping the original ids.
+
+Import accepts objects as the platform returns them (any field set), either as
+`{"users": [...], "tweets": [...], "media": [...]}` (`posts` also accepted) or as a v2 response
+body `{"data": ..., "includes": {...}}`. Objects whose id already exists are skipped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roost.core import errors, jsonio
+from roost.core.clock import parse_rfc3339
+from roost.core.fields import RenderContext
+from roost.core.ids import snowflake_ms
+from roost.domain import objects, user_objects
+from roost.domain.accounts import user_entities
+from roost.services import Services
+from roost.storage import posts as post_rows
+from roost.storage import users as user_rows
+
+
+def _text_json(value: Any) -> str | None:
+    return None if value in (None, [], {}) else jsonio.dumps(value).decode()
+
+
+def _int(value: Any, what: str) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise errors.invalid_body(f"{what}: [{value}] is not a valid id") from None
+    if not 0 < number < 1 << 63:
+        raise errors.invalid_body(f"{what}: [{value}] is not a valid id")
+    return number
+
+
+def _time(value: Any, fallback_id: int) -> int:
+    parsed = parse_rfc3339(value) if isinstance(value, str) else None
+    return parsed if parsed is not None else snowflake_ms(fallback_id)
+
+
+def _user_row(obj: dict[str, Any]) -> dict[str, Any]:
+    uid = _int(obj.get("id"), "users[].id")
+    metrics = obj.get("public_metrics") or {}
+    username = str(obj.get("username") or f"user{uid}")[:15]
+    description = obj.get("description", "") or ""
+    url = obj.get("url", "") or ""
+    affiliation = obj.get("affiliation")
+    return {
+        "id": uid,
+        "username": username,
+        "username_lower": username.lower(),
+        "name": obj.get("name") or username,
+        "created_at": _time(obj.get("created_at"), uid),
+        "description": description,
+        "location": obj.get("location"),
+        "url": url,
+        "profile_image_url": obj.get("profile_image_url"),
+        "profile_banner_url": obj.get("profile_banner_url"),
+        "protected": int(bool(obj.get("protected"))),
+        "verified": int(bool(obj.get("verified"))),
+        "verified_type": obj.get("verified_type", "none"),
+        "subscription_type": obj.get("subscription_type", "None"),
+        "parody": int(bool(obj.get("parody"))),
+        "is_identity_verified": int(bool(obj.get("is_identity_verified"))),
+        "pinned_post_id": _optional_id(obj.get("pinned_tweet_id") or obj.get("pinned_post_id")),
+        "most_recent_post_id": _optional_id(
+            obj.get("most_recent_tweet_id") or obj.get("most_recent_post_id")
+        ),
+        "affiliation": _text_json(affiliation),
+        "withheld": _text_json(obj.get("withheld")),
+        "entities": _text_json(obj.get("entities")) or user_entities(description, url),
+        "email": None,
+        "password_hash": None,
+        "followers_count": metrics.get("followers_count", 0),
+        "following_count": metrics.get("following_count", 0),
+        "tweet_count": metrics.get("tweet_count", metrics.get("post_count", 0)),
+        "listed_count": metrics.get("listed_count", 0),
+        "like_count": metrics.get("like_count", 0),
+        "media_count": metrics.get("media_count", 0),
+    }
+
+
+def _optional_id(value: Any) -> int | None:
+    return None if value in (None, "") else _int(value, "id")
+
+
+def _post_row(obj: dict[str, Any]) -> dict[str, Any]:
+    pid = _int(obj.get("id"), "tweets[].id")
+    refs = {
+        ref.get("type"): _int(ref.get("id"), "referenced_tweets[].id")
+        for ref in obj.get("referenced_tweets") or obj.get("referenced_posts") or []
+    }
+    metrics = obj.get("public_metrics") or {}
+    attachments = obj.get("attachments") or {}
+    history = [int(i) for i in obj.get("edit_history_tweet_ids") or obj.get("edit_history_post_ids") or [pid]]
+    note = obj.get("note_tweet") or obj.get("note_post")
+    text = note["text"] if isinstance(note, dict) and note.get("text") else obj.get("text", "")
+    controls = obj.get("edit_controls") or {}
+    return {
+        "id": pid,
+        "author_id": _int(obj.get("author_id"), "tweets[].author_id"),
+        "text": text,
+        "display_text": obj.get("text") if note else None,
+        "created_at": _time(obj.get("created_at"), pid),
+        "conversation_id": _int(obj.get("conversation_id") or pid, "conversation_id"),
+        "in_reply_to_post_id": refs.get("replied_to"),
+        "in_reply_to_user_id": _optional_id(obj.get("in_reply_to_user_id")),
+        "quoted_post_id": refs.get("quoted"),
+        "reposted_post_id": refs.get("retweeted"),
+        "lang": obj.get("lang"),
+        "possibly_sensitive": int(bool(obj.get("possibly_sensitive"))),
+        "reply_settings": obj.get("reply_settings", "everyone"),
+        "source": obj.get("source"),
+        "community_id": _optional_id(obj.get("community_id")),
+        "share_with_followers": 0,
+        "paid_partnership": int(bool(obj.get("paid_partnership"))),
+        "place_id": (obj.get("geo") or {}).get("place_id"),
+        "media_keys": _text_json(attachments.get("media_keys")),
+        "poll_id": _optional_id((attachments.get("poll_ids") or [None])[0]),
+        "entities": _text_json(
+            (note or {}).get("entities")
+            if isinstance(note, dict) and note.get("entities")
+            else obj.get("entities")
+        ),
+        "context_annotations": _text_json(obj.get("context_annotations")),
+        "withheld": _text_json(obj.get("withheld")),
+        "edit_history": jsonio.dumps(history).decode() if len(history) > 1 else None,
+        "edits_remaining": controls.get("edits_remaining", 5),
+        "is_edit_eligible": int(controls.get("is_edit_eligible", True)),
+        "superseded_by": history[history.index(pid) + 1] if pid in history and history[-1] != pid else None,
+        "retweet_count": metrics.get("retweet_count", metrics.get("repost_count", 0)),
+        "reply_count": metrics.get("reply_count", 0),
+        "like_count": metrics.get("like_count", 0),
+        "quote_count": metrics.get("quote_count", 0),
+        "bookmark_count": metrics.get("bookmark_count", 0),
+        "impression_count": metrics.get("impression_count", 0),
+        "deleted_at": None,
+    }
+
+
+def _media_row(obj: dict[str, Any]) -> dict[str, Any]:
+    key = str(obj.get("media_key", ""))
+    head, _, tail = key.partition("_")
+    if not (head.isdigit() and tail.isdigit()):
+        raise errors.invalid_body(f"media[].media_key: [{key}] does not match ^([0-9]+)_([0-9]+)$")
+    return {
+        "media_key": key,
+        "id": int(tail),
+        "type": obj.get("type", "photo"),
+        "url": obj.get("url"),
+        "preview_image_url": obj.get("preview_image_url"),
+        "width": obj.get("width"),
+        "height": obj.get("height"),
+        "duration_ms": obj.get("duration_ms"),
+        "alt_text": obj.get("alt_text"),
+        "variants": _text_json(obj.get("variants")),
+        "view_count": (obj.get("public_metrics") or {}).get("view_count"),
+        "owner_id": None,
+        "created_at": snowflake_ms(int(tail)),
+    }
+
+
+def _collect(payload: Any) -> dict[str, list[dict[str, Any]]]:
+    if not isinstance(payload, dict):
+        raise errors.invalid_body("$: a JSON object is expected")
+    buckets: dict[str, list[dict[str, Any]]] = {"users": [], "tweets": [], "media": []}
+    sources = [payload, payload.get("includes") or {}]
+    for source in sources:
+        for key, bucket in (
+            ("users", "users"),
+            ("tweets", "tweets"),
+            ("posts", "tweets"),
+            ("media", "media"),
+        ):
+            items = source.get(key) or []
+            if not isinstance(items, list):
+                raise errors.invalid_body(f"$.{key}: array expected")
+            buckets[bucket].extend(item for item in items if isinstance(item, dict))
+    data = payload.get("data")
+    if data is not None:
+        items = data if isinstance(data, list) else [data]
+        for item in items:
+            if isinstance(item, dict):
+                bucket = "users" if "username" in item else "media" if "media_key" in item else "tweets"
+                buckets[bucket].append(item)
+    return buckets
+
+
+async def import_objects(services: Services, payload: Any) -> dict[str, int]:
+    buckets = _collect(payload)
+    users = [_user_row(obj) for obj in buckets["users"]]
+    posts = [_post_row(obj) for obj in buckets["tweets"]]
+    media = [_media_row(obj) for obj in buckets["media"]]
+    counts = {"users": 0, "tweets": 0, "media": 0}
+    async with services.db.transaction() as tx:
+        for row in users:
+            if await user_rows.get_user_tx(
+                tx, row["id"]
+            ) is None and not await user_rows.get_users_by_names_tx(tx, [row["username"]]):
+                await user_rows.insert_user(tx, row)
+                counts["users"] += 1
+        for row in media:
+            if not await user_rows.get_media_tx(tx, [row["media_key"]]):
+                await user_rows.insert_media(tx, row)
+                counts["media"] += 1
+        for row in posts:
+            if await post_rows.get_for_update(tx, row["id"]) is None:
+                mentions = (
+                    (jsonio.loads(row["entities"]) or {}).get("mentions", []) if row["entities"] else []
+                )
+                names = [m.get("username", "") for m in mentions]
+                mentioned = (
+                    [u["id"] for u in await user_rows.get_users_by_names_tx(tx, names)] if names else []
+                )
+                await post_rows.insert_post(tx, row, mentioned)
+                counts["tweets"] += 1
+    await services.observe_ids()
+    services.users.forget_protected()
+    return counts
+
+
+async def export_objects(services: Services) -> dict[str, list[dict[str, Any]]]:
+    """Every object with every field, in the tweet vocabulary (re-importable)."""
+    context = RenderContext(now_ms=services.clock.now_ms())
+    users = await services.users.get_many(await _all_ids(services, "users"))
+    posts = await services.posts.get_many(await _all_ids(services, "posts"))
+    media = await services.users.media_many(await _all_ids(services, "media"))
+    return {
+        "users": [user_objects.render_user(row, user_objects.USER_FIELDS, context) for row in users],
+        "tweets": [
+            objects.render_post(row, objects.TWEET_FIELDS, context)
+            for row in posts
+            if row["deleted_at"] is None
+        ],
+        "media": [objects.render_media(row, objects.MEDIA_FIELDS, context) for row in media],
+    }
+
+
+async def _all_ids(services: Services, table: str) -> list[Any]:
+    from roost.storage.maintenance import all_keys
+
+    return await all_keys(services.db, table)

@@ -1,0 +1,253 @@
+"""Webhook management and account-activity subscriptions: the rules, without HTTP.
+
+A webhook is created only after its first CRC passes; a PUT re-runs the CRC (a definite failure marks
+it invalid, a pass re-enables it). Feature settings in `settings.extra`: `webhook_limit` (per developer
+account, i.e. project; platform default 1 for pay-per-use), `subscription_limit` (unique users per app;
+default 3) and `strict_webhook_urls` ("1": loopback receivers must follow the platform's URL rule too).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any
+from urllib.parse import urlsplit
+
+from roost.auth.principals import Principal
+from roost.core import errors
+from roost.core.clock import iso_ms
+from roost.events.crc import run_crc
+from roost.services import Services
+from roost.storage import webhooks as rows
+from roost.storage.db import Executor, Row
+from roost.storage.events import append_event
+
+MAX_URL = 200
+DEFAULT_WEBHOOK_LIMIT = 1
+DEFAULT_SUBSCRIPTION_LIMIT = 3
+DM_LEVEL = "read-write-directmessages"
+WEBHOOK_FIELDS = ("created_at", "id", "url", "valid")
+
+
+def is_loopback_host(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(url: Any, strict: bool) -> str:
+    """The URL if it follows the platform's rule (https, no port, ≤ 200 characters), relaxed for
+    loopback receivers (http and a port allowed) unless `strict`."""
+    if not isinstance(url, str) or not url:
+        raise errors.webhook_failure("UrlValidationFailed", "The URL is missing or not a string")
+    if len(url) > MAX_URL:
+        raise errors.webhook_failure("UrlValidationFailed", f"The URL is longer than {MAX_URL} characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise errors.webhook_failure("UrlValidationFailed", "The URL is not well formed") from None
+    host = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not host:
+        raise errors.webhook_failure("UrlValidationFailed", "The URL is not well formed")
+    if is_loopback_host(host) and not strict:
+        return url
+    if parts.scheme != "https":
+        raise errors.webhook_failure("UrlValidationFailed", "The URL must use the https scheme")
+    if port is not None:
+        raise errors.webhook_failure("UrlValidationFailed", "The URL must not specify a port")
+    return url
+
+
+def render_webhook(row: Row, fields: frozenset[str] | None = None) -> dict[str, Any]:
+    full = {
+        "created_at": iso_ms(int(row["created_at"])),
+        "id": str(row["id"]),
+        "url": row["url"],
+        "valid": bool(row["valid"]),
+    }
+    if fields is None:
+        return full
+    return {name: value for name, value in full.items() if name in fields or name == "id"}
+
+
+def _invalid_id(webhook_id: int) -> errors.ApiError:
+    return errors.webhook_failure("WebhookIdInvalid", f"Webhook id {webhook_id} is not valid for this app")
+
+
+class WebhookService:
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    def _setting(self, name: str, default: int) -> int:
+        raw = self.s.settings.extra.get(name, "")
+        return int(raw) if raw.isdigit() else default
+
+    async def _consumer_secret(self, app_id: int) -> str:
+        app = await self.s.apps.get(app_id)
+        assert app is not None
+        return str(app["consumer_secret"])
+
+    async def _crc(self, app_id: int, url: str) -> Any:
+        return await run_crc(url, await self._consumer_secret(app_id), self.s.tokens.token(32))
+
+    async def _event(
+        self, tx: Executor, kind: str, user_id: int | None, object_id: int, **payload: Any
+    ) -> None:
+        await append_event(
+            tx,
+            event_id=self.s.ids.next_id(),
+            kind=kind,
+            created_at=self.s.clock.now_ms(),
+            user_id=user_id,
+            object_id=object_id,
+            payload=payload,
+        )
+
+    async def owned(self, app_id: int, webhook_id: int) -> Row:
+        row = await self.s.webhooks.get(webhook_id)
+        if row is None or int(row["app_id"]) != app_id:
+            raise _invalid_id(webhook_id)
+        return row
+
+    # ---- webhooks ----------------------------------------------------------------------------
+
+    async def _admissible(self, tx: Executor, principal: Principal, url: str) -> None:
+        if await rows.url_taken_tx(tx, principal.app_id, url):
+            raise errors.webhook_failure("DuplicateUrlFailed", "The app already has a webhook with this URL")
+        limit = self._setting("webhook_limit", DEFAULT_WEBHOOK_LIMIT)
+        if await rows.count_of_project_tx(tx, principal.project_id) >= limit:
+            raise errors.webhook_failure(
+                "WebhookLimitExceeded", f"The account already has the maximum of {limit} webhooks"
+            )
+
+    async def create(self, principal: Principal, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict) or "url" not in body:
+            raise errors.invalid_body("$.url: is missing but it is required")
+        strict = self.s.settings.extra.get("strict_webhook_urls") == "1"
+        url = check_url(body["url"], strict)
+        async with self.s.db.transaction() as tx:
+            await self._admissible(tx, principal, url)
+        outcome = await self._crc(principal.app_id, url)  # outside any transaction: it waits on the network
+        if not outcome.passed:
+            raise errors.webhook_failure("CrcValidationFailed", outcome.detail)
+        now = self.s.clock.now_ms()
+        row = {
+            "id": self.s.ids.next_id(),
+            "app_id": principal.app_id,
+            "project_id": principal.project_id,
+            "url": url,
+            "valid": 1,
+            "created_at": now,
+            "validated_at": now,
+        }
+        async with self.s.db.transaction() as tx:
+            await self._admissible(tx, principal, url)  # again: another request may have won meanwhile
+            await rows.insert_webhook(tx, row)
+            await self._event(tx, "webhook.create", None, row["id"], app_id=principal.app_id, url=url)
+        return render_webhook(row)
+
+    async def listing(self, app_id: int, fields: frozenset[str] | None) -> list[dict[str, Any]]:
+        return [render_webhook(row, fields) for row in await self.s.webhooks.of_app(app_id)]
+
+    async def delete(self, app_id: int, webhook_id: int) -> None:
+        async with self.s.db.transaction() as tx:
+            row = await rows.get_webhook_tx(tx, webhook_id)
+            if row is None or int(row["app_id"]) != app_id:
+                raise _invalid_id(webhook_id)
+            await rows.delete_webhook(tx, webhook_id)
+            await self._event(tx, "webhook.delete", None, webhook_id, app_id=app_id)
+
+    async def revalidate(self, app_id: int, webhook_id: int) -> bool:
+        """Run a CRC: a pass marks the webhook valid, a definite failure invalid; a transient failure
+        leaves the state alone (the 28-hour rule decides). Answers the state after the attempt."""
+        row = await self.owned(app_id, webhook_id)
+        outcome = await self._crc(app_id, str(row["url"]))
+        valid = bool(row["valid"])
+        if outcome.passed:
+            valid = True
+            await self.s.webhooks.set_validity(webhook_id, True, self.s.clock.now_ms())
+        elif outcome.definite:
+            valid = False
+            await self.s.webhooks.set_validity(webhook_id, False, row["validated_at"])
+        return valid
+
+    # ---- account activity subscriptions ------------------------------------------------------
+
+    async def subscribe(self, principal: Principal, webhook_id: int) -> None:
+        """Subscribe the calling user. OAuth 1.0a: any app permission level may subscribe (read is the
+        minimum) and the level is recorded (DM events need the DM level). OAuth 2.0: the pipeline has
+        already required the operation's scopes, which include dm.read, so DM level is recorded."""
+        user_id = principal.user_id
+        assert user_id is not None
+        if principal.kind == "oauth1" and not principal.access_level.startswith("read"):
+            raise errors.oauth1_permissions()
+        await self.owned(principal.app_id, webhook_id)
+        level = principal.access_level if principal.kind == "oauth1" else DM_LEVEL
+        limit = self._setting("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)
+        async with self.s.db.transaction() as tx:
+            if await rows.subscription_tx(tx, webhook_id, user_id) is not None:
+                raise errors.webhook_failure(
+                    "DuplicateSubscriptionFailed", f"User {user_id} is already subscribed to this webhook"
+                )
+            users = {int(sub["user_id"]) for sub in await rows.subscriptions_of_app_tx(tx, principal.app_id)}
+            if user_id not in users and len(users) >= limit:
+                raise errors.webhook_failure(
+                    "SubscriptionLimitExceeded", f"The app already has the maximum of {limit} subscriptions"
+                )
+            await rows.insert_subscription(
+                tx,
+                {
+                    "webhook_id": webhook_id,
+                    "user_id": user_id,
+                    "app_id": principal.app_id,
+                    "access_level": level,
+                    "created_at": self.s.clock.now_ms(),
+                },
+            )
+            await self._event(tx, "aaa.subscribe", user_id, webhook_id, app_id=principal.app_id, level=level)
+
+    async def is_subscribed(self, principal: Principal, webhook_id: int) -> bool:
+        assert principal.user_id is not None
+        await self.owned(principal.app_id, webhook_id)
+        return await self.s.webhooks.subscription(webhook_id, principal.user_id) is not None
+
+    async def subscription_list(self, app_id: int, webhook_id: int) -> dict[str, Any]:
+        row = await self.owned(app_id, webhook_id)
+        subscriptions = await self.s.webhooks.subscriptions(webhook_id)
+        return {
+            "application_id": str(app_id),
+            "webhook_id": str(webhook_id),
+            "webhook_url": row["url"],
+            "subscriptions": [{"user_id": str(sub["user_id"])} for sub in subscriptions],
+        }
+
+    async def unsubscribe(self, app_id: int, webhook_id: int, user_id: int) -> None:
+        await self.owned(app_id, webhook_id)
+        async with self.s.db.transaction() as tx:
+            if await rows.subscription_tx(tx, webhook_id, user_id) is None:
+                raise errors.webhook_failure(
+                    "SubscriptionNotFound", f"User {user_id} is not subscribed to this webhook"
+                )
+            await rows.delete_subscription(tx, webhook_id, user_id)
+            await self._event(tx, "aaa.unsubscribe", user_id, webhook_id, app_id=app_id)
+
+    async def count(self, app_id: int) -> dict[str, str]:
+        """Subscription counts of the app; every value a string, as the platform sends them."""
+        app = await self.s.apps.get(app_id)
+        assert app is not None
+        name = str(app["name"])
+        if app["owner_user_id"] is not None:
+            owner = await self.s.users.get(int(app["owner_user_id"]))
+            if owner is not None:
+                name = str(owner["username"])
+        subscriptions = await self.s.webhooks.subscriptions_of_app(app_id)
+        dm = sum(1 for sub in subscriptions if sub["access_level"] == DM_LEVEL)
+        return {
+            "account_name": name,
+            "provisioned_count": str(self._setting("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)),
+            "subscriptions_count_all": str(len(subscriptions)),
+            "subscriptions_count_direct_messages": str(dm),
+        }

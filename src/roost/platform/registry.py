@@ -1,0 +1,10 @@
+"""Every platform operation roost serves, gathered from the per-tag modules."""
+
+from __future__ import annotations
+
+from roost.core.operations import Operation
+from roost.platform import dms, media, tweets, users, webhooks
+
+
+def all_operations() -> list[Operation]:
+    return [*tweets.OPERATIONS, *users.OPERATIONS, *media.OPERATIONS, *dms.OPERATIONS, *webhooks.OPERATIONS]

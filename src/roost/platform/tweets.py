@@ -1,0 +1,144 @@
+"""Posts: lookup, create (with replies, quotes, media, polls, edits), delete, user timelines."""
+
+from __future__ import annotations
+
+from roost.core.errors import not_authorized_for_resource_item
+from roost.core.operations import ANY_AUTH, USER_AUTH, DailyCap, Operation, RateLimit
+from roost.core.params import CsvOf, EnumSet, Param, Snowflake
+from roost.core.pipeline import Call, Objects
+from roost.domain.lookup import hidden_authors, lookup_posts
+from roost.domain.posts import PostService
+from roost.platform.timelines import TIMELINE_PARAMS, timeline_page
+
+
+async def get_tweets(call: Call) -> Objects:
+    found, problems = await lookup_posts(call.services, call.principal.user_id, call.params["ids"], "ids")
+    return Objects(found, errors=problems)
+
+
+async def get_tweet(call: Call) -> Objects:
+    found, problems = await lookup_posts(call.services, call.principal.user_id, [call.params["id"]], "id")
+    return Objects(found, single=True, errors=problems)
+
+
+async def create_tweet(call: Call) -> Objects:
+    assert call.principal.user_id is not None
+    row = await PostService(call.services).create(call.principal.user_id, call.body)
+    return Objects([row], single=True)  # the default fields: id, text, edit_history_tweet_ids
+
+
+async def delete_tweet(call: Call) -> dict:
+    assert call.principal.user_id is not None
+    await PostService(call.services).delete(call.principal.user_id, call.params["id"])
+    return {"data": {"deleted": True}}
+
+
+async def user_tweets(call: Call) -> Objects:
+    author_id: int = call.params["id"]
+    if await hidden_authors(call.services, call.principal.user_id, [author_id]):
+        return Objects([], errors=[not_authorized_for_resource_item("user", "id", str(author_id), "data")])
+    exclude = call.params.get("exclude", frozenset())
+    return await timeline_page(
+        call,
+        "tweets",
+        author_id=call.params["id"],
+        include_replies="replies" not in exclude,
+        include_reposts="retweets" not in exclude,
+    )
+
+
+async def user_mentions(call: Call) -> Objects:
+    return await timeline_page(call, "mentions", mentioned_id=call.params["id"])
+
+
+WRITE_SCOPES = ("tweet.read", "tweet.write", "users.read")
+READ_SCOPES = ("tweet.read", "users.read")
+
+OPERATIONS = (
+    Operation(
+        "findTweetsById",
+        "GET",
+        "/2/tweets",
+        get_tweets,
+        ANY_AUTH,
+        READ_SCOPES,
+        params=(Param("ids", CsvOf(Snowflake(), 100), required=True),),
+        returns="tweet",
+        rate_limit=RateLimit(app=3500, user=5000),
+        tag="Tweets",
+        summary="Post lookup by Post IDs",
+    ),
+    Operation(
+        "findTweetById",
+        "GET",
+        "/2/tweets/{id}",
+        get_tweet,
+        ANY_AUTH,
+        READ_SCOPES,
+        params=(Param("id", Snowflake(), required=True, in_path=True),),
+        returns="tweet",
+        rate_limit=RateLimit(app=450, user=900),
+        tag="Tweets",
+        summary="Post lookup by Post ID",
+    ),
+    Operation(
+        "createTweet",
+        "POST",
+        "/2/tweets",
+        create_tweet,
+        USER_AUTH,
+        WRITE_SCOPES,
+        write=True,
+        body=True,
+        returns="tweet",
+        selectable=False,
+        rate_limit=RateLimit(user=100),
+        daily_cap=DailyCap(app=10_000, user=2_400),
+        status=201,
+        tag="Tweets",
+        summary="Creation of a Post",
+    ),
+    Operation(
+        "deleteTweetById",
+        "DELETE",
+        "/2/tweets/{id}",
+        delete_tweet,
+        USER_AUTH,
+        WRITE_SCOPES,
+        write=True,
+        params=(Param("id", Snowflake(), required=True, in_path=True),),
+        rate_limit=RateLimit(user=50),
+        tag="Tweets",
+        summary="Post delete by Post ID",
+    ),
+    Operation(
+        "usersIdTweets",
+        "GET",
+        "/2/users/{id}/tweets",
+        user_tweets,
+        ANY_AUTH,
+        READ_SCOPES,
+        params=(
+            Param("id", Snowflake(), required=True, in_path=True),
+            *TIMELINE_PARAMS,
+            Param("exclude", EnumSet(("replies", "retweets"))),
+        ),
+        returns="tweet",
+        rate_limit=RateLimit(app=10_000, user=900),
+        tag="Tweets",
+        summary="User Posts timeline by User ID",
+    ),
+    Operation(
+        "usersIdMentions",
+        "GET",
+        "/2/users/{id}/mentions",
+        user_mentions,
+        ANY_AUTH,
+        READ_SCOPES,
+        params=(Param("id", Snowflake(), required=True, in_path=True), *TIMELINE_PARAMS),
+        returns="tweet",
+        rate_limit=RateLimit(app=450, user=300),
+        tag="Tweets",
+        summary="User mention timeline by User ID",
+    ),
+)

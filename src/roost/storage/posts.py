@@ -1,0 +1,175 @@
+"""Post storage: lookups, timelines, creation with its counters and event, deletion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Select, and_, bindparam, delete, or_, select, update
+
+from roost.storage.db import Database, Executor, Row
+from roost.storage.schema import post_mentions, posts, users
+from roost.storage.statements import binds, in_params, insert_all, sized
+
+MAX_ID = (1 << 63) - 1
+
+_by_id = select(posts).where(posts.c.id == bindparam("id"))
+_insert = insert_all(posts)
+_insert_mention = insert_all(post_mentions)
+
+
+@sized
+def _by_ids(count: int):  # type: ignore[no-untyped-def]
+    return select(posts).where(posts.c.id.in_(binds(count)))
+
+
+def _bounds(column_id: Any) -> Any:
+    return and_(
+        column_id > bindparam("since_id"),
+        column_id < bindparam("until_id"),
+        posts.c.created_at >= bindparam("start_ms"),
+        posts.c.created_at < bindparam("end_ms"),
+        posts.c.deleted_at.is_(None),
+        posts.c.superseded_by.is_(None),
+        or_(bindparam("include_replies") == 1, posts.c.in_reply_to_post_id.is_(None)),
+        or_(bindparam("include_reposts") == 1, posts.c.reposted_post_id.is_(None)),
+    )
+
+
+def _timeline(by_mention: bool, ascending: bool) -> Select:
+    statement = select(posts)
+    if by_mention:
+        statement = statement.join(post_mentions, post_mentions.c.post_id == posts.c.id).where(
+            post_mentions.c.user_id == bindparam("user_id")
+        )
+    else:
+        statement = statement.where(posts.c.author_id == bindparam("author_id"))
+    order = posts.c.id.asc() if ascending else posts.c.id.desc()
+    return statement.where(_bounds(posts.c.id)).order_by(order).limit(bindparam("limit"))
+
+
+# (by mention, ascending) -> statement; built once so each compiles once per dialect.
+_timelines = {
+    (mention, ascending): _timeline(mention, ascending)
+    for mention in (False, True)
+    for ascending in (False, True)
+}
+
+_bump = {
+    name: update(posts)
+    .where(posts.c.id == bindparam("target"))
+    .values({name: posts.c[name] + bindparam("delta")})
+    for name in ("reply_count", "quote_count", "retweet_count", "like_count", "bookmark_count")
+}
+_user_bump = {
+    name: update(users)
+    .where(users.c.id == bindparam("target"))
+    .values({name: users.c[name] + bindparam("delta")})
+    for name in ("tweet_count", "followers_count", "following_count", "media_count", "like_count")
+}
+_set_most_recent = (
+    update(users).where(users.c.id == bindparam("target")).values(most_recent_post_id=bindparam("post_id"))
+)
+_mark_deleted = update(posts).where(posts.c.id == bindparam("id")).values(deleted_at=bindparam("at"))
+_supersede = (
+    update(posts)
+    .where(posts.c.id == bindparam("id"))
+    .values(superseded_by=bindparam("by"), edits_remaining=0, is_edit_eligible=0)
+)
+_set_history = update(posts).where(posts.c.id == bindparam("id")).values(edit_history=bindparam("history"))
+_delete_mentions = delete(post_mentions).where(post_mentions.c.post_id == bindparam("id"))
+_max_id = select(posts.c.id).order_by(posts.c.id.desc()).limit(1)
+
+
+class PostStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, post_id: int) -> Row | None:
+        return await self._db.fetch_one(_by_id, {"id": post_id})
+
+    async def get_many(self, ids: Sequence[int]) -> list[Row]:
+        if not ids:
+            return []
+        unique = list(dict.fromkeys(ids))
+        return await self._db.fetch_all(_by_ids(len(unique)), in_params(unique))
+
+    async def timeline(
+        self,
+        *,
+        author_id: int | None = None,
+        mentioned_id: int | None = None,
+        since_id: int = 0,
+        until_id: int = MAX_ID,
+        start_ms: int = 0,
+        end_ms: int = MAX_ID,
+        limit: int,
+        ascending: bool = False,
+        include_replies: bool = True,
+        include_reposts: bool = True,
+    ) -> list[Row]:
+        params: dict[str, Any] = {
+            "since_id": since_id,
+            "until_id": until_id,
+            "start_ms": start_ms,
+            "end_ms": end_ms,
+            "limit": limit,
+            "include_replies": int(include_replies),
+            "include_reposts": int(include_reposts),
+        }
+        if author_id is not None:
+            params["author_id"] = author_id
+        else:
+            params["user_id"] = mentioned_id
+        return await self._db.fetch_all(_timelines[(author_id is None, ascending)], params)
+
+    async def max_id(self) -> int:
+        return int(await self._db.fetch_value(_max_id) or 0)
+
+
+async def insert_post(tx: Executor, row: dict[str, Any], mentioned_user_ids: Sequence[int]) -> None:
+    await tx.execute(_insert, row)
+    await tx.execute_many(
+        _insert_mention, [{"post_id": row["id"], "user_id": uid} for uid in mentioned_user_ids]
+    )
+
+
+async def bump_post(tx: Executor, post_id: int, counter: str, delta: int) -> None:
+    await tx.execute(_bump[counter], {"target": post_id, "delta": delta})
+
+
+async def bump_user(tx: Executor, user_id: int, counter: str, delta: int) -> None:
+    await tx.execute(_user_bump[counter], {"target": user_id, "delta": delta})
+
+
+async def set_most_recent(tx: Executor, user_id: int, post_id: int | None) -> None:
+    await tx.execute(_set_most_recent, {"target": user_id, "post_id": post_id})
+
+
+async def mark_deleted(tx: Executor, post_id: int, at_ms: int) -> None:
+    await tx.execute(_mark_deleted, {"id": post_id, "at": at_ms})
+    await tx.execute(_delete_mentions, {"id": post_id})
+
+
+async def supersede(tx: Executor, post_id: int, by_id: int) -> None:
+    await tx.execute(_supersede, {"id": post_id, "by": by_id})
+
+
+async def set_edit_history(tx: Executor, post_id: int, history_json: str) -> None:
+    await tx.execute(_set_history, {"id": post_id, "history": history_json})
+
+
+_latest_of_author = (
+    select(posts.c.id)
+    .where(posts.c.author_id == bindparam("author_id"), posts.c.deleted_at.is_(None))
+    .order_by(posts.c.id.desc())
+    .limit(1)
+)
+
+
+async def latest_post_of(tx: Executor, author_id: int) -> int | None:
+    return await tx.fetch_value(_latest_of_author, {"author_id": author_id})
+
+
+async def get_for_update(tx: Executor, post_id: int) -> Row | None:
+    return await tx.fetch_one(_by_id, {"id": post_id})

@@ -1,0 +1,110 @@
+"""Webhook storage: registered webhooks and their account-activity subscriptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, delete, func, select, update
+
+from roost.storage.db import Database, Executor, Row
+from roost.storage.schema import aaa_subscriptions, webhooks
+from roost.storage.statements import insert_all
+
+_webhook = select(webhooks).where(webhooks.c.id == bindparam("id"))
+_of_app = select(webhooks).where(webhooks.c.app_id == bindparam("app_id")).order_by(webhooks.c.id)
+_count_of_project = (
+    select(func.count()).select_from(webhooks).where(webhooks.c.project_id == bindparam("project_id"))
+)
+_by_url = select(webhooks.c.id).where(
+    webhooks.c.app_id == bindparam("app_id"), webhooks.c.url == bindparam("url")
+)
+_insert_webhook = insert_all(webhooks)
+_delete_webhook = delete(webhooks).where(webhooks.c.id == bindparam("id"))
+_delete_subscriptions_of = delete(aaa_subscriptions).where(
+    aaa_subscriptions.c.webhook_id == bindparam("webhook_id")
+)
+_set_validity = (
+    update(webhooks)
+    .where(webhooks.c.id == bindparam("id"))
+    .values(valid=bindparam("valid"), validated_at=bindparam("validated_at"))
+)
+
+_subscription = select(aaa_subscriptions).where(
+    aaa_subscriptions.c.webhook_id == bindparam("webhook_id"),
+    aaa_subscriptions.c.user_id == bindparam("user_id"),
+)
+_subscriptions_of = (
+    select(aaa_subscriptions)
+    .where(aaa_subscriptions.c.webhook_id == bindparam("webhook_id"))
+    .order_by(aaa_subscriptions.c.created_at, aaa_subscriptions.c.user_id)
+)
+_subscriptions_of_app = select(aaa_subscriptions).where(aaa_subscriptions.c.app_id == bindparam("app_id"))
+_insert_subscription = insert_all(aaa_subscriptions)
+_delete_subscription = delete(aaa_subscriptions).where(
+    aaa_subscriptions.c.webhook_id == bindparam("webhook_id"),
+    aaa_subscriptions.c.user_id == bindparam("user_id"),
+)
+
+
+class WebhookStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, webhook_id: int) -> Row | None:
+        return await self._db.fetch_one(_webhook, {"id": webhook_id})
+
+    async def of_app(self, app_id: int) -> list[Row]:
+        return await self._db.fetch_all(_of_app, {"app_id": app_id})
+
+    async def subscription(self, webhook_id: int, user_id: int) -> Row | None:
+        return await self._db.fetch_one(_subscription, {"webhook_id": webhook_id, "user_id": user_id})
+
+    async def subscriptions(self, webhook_id: int) -> list[Row]:
+        return await self._db.fetch_all(_subscriptions_of, {"webhook_id": webhook_id})
+
+    async def subscriptions_of_app(self, app_id: int) -> list[Row]:
+        return await self._db.fetch_all(_subscriptions_of_app, {"app_id": app_id})
+
+    async def set_validity(self, webhook_id: int, valid: bool, validated_at: int | None) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                _set_validity, {"id": webhook_id, "valid": int(valid), "validated_at": validated_at}
+            )
+
+
+async def count_of_project_tx(tx: Executor, project_id: int) -> int:
+    row = await tx.fetch_one(_count_of_project, {"project_id": project_id})
+    return int(next(iter(row.values()))) if row else 0
+
+
+async def url_taken_tx(tx: Executor, app_id: int, url: str) -> bool:
+    return await tx.fetch_one(_by_url, {"app_id": app_id, "url": url}) is not None
+
+
+async def insert_webhook(tx: Executor, row: dict[str, Any]) -> None:
+    await tx.execute(_insert_webhook, row)
+
+
+async def get_webhook_tx(tx: Executor, webhook_id: int) -> Row | None:
+    return await tx.fetch_one(_webhook, {"id": webhook_id})
+
+
+async def delete_webhook(tx: Executor, webhook_id: int) -> None:
+    await tx.execute(_delete_subscriptions_of, {"webhook_id": webhook_id})
+    await tx.execute(_delete_webhook, {"id": webhook_id})
+
+
+async def subscription_tx(tx: Executor, webhook_id: int, user_id: int) -> Row | None:
+    return await tx.fetch_one(_subscription, {"webhook_id": webhook_id, "user_id": user_id})
+
+
+async def subscriptions_of_app_tx(tx: Executor, app_id: int) -> list[Row]:
+    return await tx.fetch_all(_subscriptions_of_app, {"app_id": app_id})
+
+
+async def insert_subscription(tx: Executor, row: dict[str, Any]) -> None:
+    await tx.execute(_insert_subscription, row)
+
+
+async def delete_subscription(tx: Executor, webhook_id: int, user_id: int) -> None:
+    await tx.execute(_delete_subscription, {"webhook_id": webhook_id, "user_id": user_id})

@@ -1,0 +1,81 @@
+"""Rate limits: 15-minute windows per app and per user, the 429 body, and the 24-hour post caps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from tests.support.client import Api
+from tests.support.server import LiveServer
+
+
+@pytest.fixture(scope="module")
+def limited() -> Iterator[Api]:
+    live = LiveServer(
+        tag="limits",
+        rate_limits=True,
+        limits={
+            "findMyUser": {"user": 3},
+            "findTweetById": {"app": 4},
+            "createTweet": {"daily_user": 2, "daily_app": 50},
+        },
+    ).start()
+    creds = httpx.get(live.base_url + "/_roost/credentials", timeout=30).json()
+    client = Api(live.base_url, creds)
+    yield client
+    client.close()
+    live.stop()
+
+
+def test_user_window_counts_down_then_refuses_with_platform_body(limited: Api) -> None:
+    remaining = []
+    for _ in range(3):
+        response = limited.get("/2/users/me", auth="oauth1")
+        assert response.status_code == 200
+        assert response.headers["x-rate-limit-limit"] == "3"
+        remaining.append(int(response.headers["x-rate-limit-remaining"]))
+    assert remaining == [2, 1, 0]
+    refused = limited.get("/2/users/me", auth="oauth1")
+    assert refused.status_code == 429
+    assert refused.json() == {
+        "title": "Too Many Requests",
+        "detail": "Too Many Requests",
+        "type": "about:blank",
+        "status": 429,
+    }
+    assert refused.headers["x-rate-limit-remaining"] == "0"
+    assert int(refused.headers["x-rate-limit-reset"]) > 0
+
+
+def test_app_and_user_pools_are_separate_and_window_resets_with_the_clock(limited: Api) -> None:
+    posts = limited.get("/2/users/me", auth="oauth2")  # the OAuth 2.0 pool of the same user is its own key
+    assert posts.status_code in (200, 429)
+    tweet_id = limited.get(f"/2/users/{limited.creds['user_id']}/tweets").json()["data"][0]["id"]
+    codes = [limited.get(f"/2/tweets/{tweet_id}").status_code for _ in range(5)]
+    assert codes == [200, 200, 200, 200, 429]
+    reset = int(limited.get(f"/2/tweets/{tweet_id}", conform=False).headers["x-rate-limit-reset"])
+    limited.http.post("/_roost/clock", json={"advance_seconds": 901})
+    again = limited.get(f"/2/tweets/{tweet_id}")
+    assert again.status_code == 200
+    assert int(again.headers["x-rate-limit-reset"]) > reset
+    assert again.headers["x-rate-limit-remaining"] == "3"
+
+
+def test_daily_post_cap_headers_and_refusal(limited: Api) -> None:
+    user = limited.http.post("/_roost/users", json={"username": "capped_user"}).json()
+    token = limited.http.post(
+        "/_roost/tokens", json={"consumer_key": limited.creds["consumer_key"], "user_id": user["id"]}
+    ).json()
+    statuses = []
+    for index in range(3):
+        headers = limited.oauth1(
+            "POST", "/2/tweets", token=token["access_token"], secret=token["access_token_secret"]
+        )
+        response = limited.post("/2/tweets", auth="none", headers=headers, json={"text": f"cap {index}"})
+        statuses.append(response.status_code)
+        assert response.headers["x-user-limit-24hour-limit"] == "2"
+        assert response.headers["x-app-limit-24hour-limit"] == "50"
+    assert statuses == [201, 201, 429]
+    assert response.headers["x-user-limit-24hour-remaining"] == "0"
+    assert response.json()["title"] == "Too Many Requests"

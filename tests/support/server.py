@@ -1,0 +1,85 @@
+"""A real roost server on a loopback port, in a background thread, for tests and clients to talk to."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from roost.app import RoostApp
+from roost.config import Settings
+
+PG_ENV = "ROOST_TEST_DATABASE_URL"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def fresh_database_url(tag: str) -> str:
+    """A new empty database: a SQLite file, or a new PostgreSQL database when PG_ENV names a server."""
+    base = os.environ.get(PG_ENV)
+    if not base:
+        directory = Path(tempfile.mkdtemp(prefix=f"roost-{tag}-"))
+        return f"sqlite:///{directory / 'roost.db'}"
+    import psycopg
+
+    prefix = os.environ.get("ROOST_TEST_DB_PREFIX", "roost_test")
+    name = f"{prefix}_{tag}_{uuid.uuid4().hex[:10]}"
+    admin = base.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return base.rsplit("/", 1)[0] + "/" + name
+
+
+class LiveServer:
+    def __init__(self, **overrides: Any) -> None:
+        tag = overrides.pop("tag", "test")
+        port = free_port()
+        db_url = overrides.pop("db_url", None) or fresh_database_url(tag)
+        self.settings = Settings(port=port, db_url=db_url, **overrides)
+        self.app = RoostApp(self.settings)
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, name=f"roost-{tag}", daemon=True)
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def _run(self) -> None:
+        asyncio.run(self._serve())
+
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self.server.serve()
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("roost server failed to start")
+            if time.monotonic() > deadline:
+                raise TimeoutError("roost server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+    def run(self, coroutine: Any) -> Any:
+        """Run a coroutine on the server's own loop (direct access to services in tests)."""
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=60)

@@ -1,0 +1,30 @@
+"""Pure helpers of the delivery dispatcher."""
+
+from __future__ import annotations
+
+from roost.events.dispatch import retry_schedule, signature_header, v1_status, v1_time
+
+
+def test_signature_header_follows_the_brand() -> None:
+    assert signature_header("x") == "x-twitter-webhooks-signature"
+    assert signature_header("service") == "x-service-webhooks-signature"
+
+
+def test_retry_schedule() -> None:
+    assert retry_schedule({}) == [60, 120, 240]
+    assert retry_schedule({"delivery_retry_schedule": "1, 2"}) == [1, 2]
+    assert retry_schedule({"delivery_retry_schedule": ""}) == []
+    assert retry_schedule({"delivery_retry_schedule": "x"}) == [60, 120, 240]
+
+
+def test_v1_status() -> None:
+    assert v1_time(1522082006000) == "Mon Mar 26 16:33:26 +0000 2018"
+    post = {"id": 5, "author_id": 7, "text": "hi", "created_at": 1522082006000}
+    author = {"name": "Ann", "username": "ann"}
+    assert v1_status(post, author) == {
+        "created_at": "Mon Mar 26 16:33:26 +0000 2018",
+        "id": 5,
+        "id_str": "5",
+        "text": "hi",
+        "user": {"id": 7, "id_str": "7", "name": "Ann", "screen_name": "ann"},
+    }
