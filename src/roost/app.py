@@ -12,6 +12,7 @@ from typing import Any
 from roost.config import Settings
 from roost.control.deliveries import delivery_routes
 from roost.control.routes import build_control_app
+from roost.control.social import social_routes
 from roost.control.state import ServerState
 from roost.core import errors
 from roost.core.clock import Clock
@@ -58,7 +59,9 @@ class RoostApp:
         operations = all_operations()
         state = ServerState(services, lambda: build_document(operations, engine, self.settings.api_version))
         await state.seed_if_empty()
-        control = build_control_app(state, [*oauth_routes(state), *delivery_routes(state)])
+        control = build_control_app(
+            state, [*oauth_routes(state), *delivery_routes(state), *social_routes(state)]
+        )
         self.pipeline = Pipeline(
             services,
             operations,

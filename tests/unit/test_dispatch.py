@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from roost.events.dispatch import retry_schedule, signature_header, v1_status, v1_time
+from roost.events.aaa import v1_status, v1_time
+from roost.events.dispatch import retry_schedule, signature_header
 
 
 def test_signature_header_follows_the_brand() -> None:

@@ -76,6 +76,7 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
                 services.clock.set(target)
             else:
                 raise errors.invalid_body("expected advance_seconds or set")
+            state.wake_workers()
         return OrjsonResponse({"now": iso_ms(services.clock.now_ms())})
 
     async def create_user(request: Request) -> Response:

@@ -16,6 +16,8 @@ class Worker(Protocol):
 
     async def stop(self) -> None: ...
 
+    def wake(self) -> None: ...
+
 
 class ServerState:
     def __init__(self, services: Services, openapi: Callable[[], dict[str, Any]]) -> None:
@@ -47,6 +49,11 @@ class ServerState:
         await self.seed_if_empty()
         for worker in self.workers:
             worker.start()
+
+    def wake_workers(self) -> None:
+        """Scheduled work due in a skipped interval runs at once after the clock moves."""
+        for worker in self.workers:
+            worker.wake()
 
     async def credentials(self) -> dict[str, Any]:
         services = self.services

@@ -142,6 +142,7 @@ class WebhookService:
             "valid": 1,
             "created_at": now,
             "validated_at": now,
+            "crc_attempted_at": now,
         }
         async with self.s.db.transaction() as tx:
             await self._admissible(tx, principal, url)  # again: another request may have won meanwhile

@@ -18,8 +18,9 @@ from typing import Any
 
 import httpx
 
-from roost.core import jsonio
+from roost.events.aaa import aaa_outgoing
 from roost.events.crc import REPLY_LIMIT_S, signature
+from roost.events.xaa import xaa_outgoing
 from roost.services import Services
 from roost.storage.db import Row
 from roost.storage.deliveries import DeliveryStore
@@ -43,25 +44,6 @@ def retry_schedule(extra: dict[str, str]) -> list[int]:
         return [max(0, int(part)) for part in raw.split(",") if part.strip()]
     except ValueError:
         return [int(part) for part in DEFAULT_RETRY_SCHEDULE.split(",")]
-
-
-def v1_time(epoch_ms: int) -> str:
-    """v1.1 timestamps: `Mon Mar 26 16:33:26 +0000 2018`."""
-    return time.strftime("%a %b %d %H:%M:%S +0000 %Y", time.gmtime(epoch_ms // 1000))
-
-
-def v1_status(post: Row, author: Row | None) -> dict[str, Any]:
-    author_id = int(post["author_id"])
-    user: dict[str, Any] = {"id": author_id, "id_str": str(author_id)}
-    if author is not None:
-        user.update(name=author["name"], screen_name=author["username"])
-    return {
-        "created_at": v1_time(int(post["created_at"])),
-        "id": int(post["id"]),
-        "id_str": str(post["id"]),
-        "text": post["text"],
-        "user": user,
-    }
 
 
 class Dispatcher:
@@ -139,24 +121,16 @@ class Dispatcher:
         await self.store.enqueue(rows, int(events[-1]["position"]))
 
     async def _deliveries_for(self, event: Row) -> list[dict[str, Any]]:
-        kind = event["kind"]
-        if kind not in ("post.create", "post.delete"):
-            return []
-        payload = jsonio.loads(event["payload"])
-        author_id = int(payload["author_id"])
-        targets = await self.store.targets(author_id)
-        if not targets:
-            return []
-        envelope = await self._envelope(kind, int(payload["post_id"]), author_id, event)
-        body = jsonio.dumps(envelope).decode()
+        outgoing = [*await aaa_outgoing(self.services, event), *await xaa_outgoing(self.services, event)]
         now = self.services.clock.now_ms()
         return [
             {
-                "webhook_id": int(target["id"]),
+                "webhook_id": item.webhook_id,
                 "event_position": int(event["position"]),
                 "event_id": int(event["id"]),
-                "for_user_id": author_id,
-                "body": body,
+                "for_user_id": item.for_user_id,
+                "route": item.route,
+                "body": item.body.decode(),
                 "state": "pending",
                 "attempts": 0,
                 "next_attempt_at": now,
@@ -165,20 +139,8 @@ class Dispatcher:
                 "delivered_at": None,
                 "created_at": now,
             }
-            for target in targets
+            for item in outgoing
         ]
-
-    async def _envelope(self, kind: str, post_id: int, author_id: int, event: Row) -> dict[str, Any]:
-        if kind == "post.delete":
-            status = {"id": str(post_id), "user_id": str(author_id)}
-            deleted = {"status": status, "timestamp_ms": str(event["created_at"])}
-            return {"for_user_id": str(author_id), "tweet_delete_events": [deleted]}
-        post = await self.services.posts.get(post_id)
-        if post is None:
-            fallback = {"id": post_id, "id_str": str(post_id), "text": "", "author_id": author_id}
-            post = {**fallback, "created_at": int(event["created_at"])}
-        author = await self.services.users.get(author_id)
-        return {"for_user_id": str(author_id), "tweet_create_events": [v1_status(post, author)]}
 
     # ---- sending --------------------------------------------------------------------------------
 

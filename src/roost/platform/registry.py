@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from roost.core.operations import Operation
-from roost.platform import dms, media, tweets, users, webhooks
+from roost.platform import activity, dms, media, social, tweets, users, webhooks
 
 
 def all_operations() -> list[Operation]:
-    return [*tweets.OPERATIONS, *users.OPERATIONS, *media.OPERATIONS, *dms.OPERATIONS, *webhooks.OPERATIONS]
+    return [
+        *tweets.OPERATIONS,
+        *users.OPERATIONS,
+        *media.OPERATIONS,
+        *dms.OPERATIONS,
+        *webhooks.OPERATIONS,
+        *social.OPERATIONS,
+        *activity.OPERATIONS,
+    ]

@@ -318,6 +318,7 @@ webhooks = Table(
     Column("valid", Integer, nullable=False),
     Column("created_at", BigInteger, nullable=False),
     Column("validated_at", BigInteger),  # last passing CRC
+    Column("crc_attempted_at", BigInteger),  # last CRC of any outcome (the 30-minute cadence)
     Index("ix_webhooks_app", "app_id", "id"),
     Index("ix_webhooks_project", "project_id"),
 )
@@ -343,7 +344,9 @@ deliveries = Table(
     Column("webhook_id", BigInteger, nullable=False),
     Column("event_position", BigInteger, nullable=False),
     Column("event_id", BigInteger, nullable=False),  # the stable id receivers dedupe on
-    Column("for_user_id", BigInteger, nullable=False),
+    Column("for_user_id", BigInteger, nullable=False),  # 0 when the event is for no one user
+    # Why this webhook gets this event: "aaa:<user id>", "xaa:<subscription id>", "replay:<job id>:…"
+    Column("route", Text, nullable=False, server_default=""),
     Column("body", Text, nullable=False),  # the JSON envelope, exactly as signed and sent
     Column("state", Text, nullable=False),  # pending | delivered | failed
     Column("attempts", Integer, nullable=False),
@@ -352,6 +355,83 @@ deliveries = Table(
     Column("last_latency_ms", Integer),
     Column("delivered_at", BigInteger),
     Column("created_at", BigInteger, nullable=False),
-    Index("ux_deliveries_webhook_event", "webhook_id", "event_position", unique=True),
+    Index("ux_deliveries_route", "webhook_id", "event_position", "route", unique=True),
     Index("ix_deliveries_due", "state", "next_attempt_at"),
+)
+
+# Social edges that cause account-activity events (likes, blocks, mutes; follows are above).
+likes = Table(
+    "likes",
+    metadata,
+    Column("user_id", BigInteger, nullable=False),
+    Column("post_id", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    PrimaryKeyConstraint("user_id", "post_id"),
+    Index("ix_likes_post", "post_id", "user_id"),
+)
+
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("source_id", BigInteger, nullable=False),
+    Column("target_id", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    PrimaryKeyConstraint("source_id", "target_id"),
+    Index("ix_blocks_target", "target_id", "source_id"),
+)
+
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("source_id", BigInteger, nullable=False),
+    Column("target_id", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    PrimaryKeyConstraint("source_id", "target_id"),
+)
+
+# Spaces exist so spaces.start / spaces.end have a real cause.
+spaces = Table(
+    "spaces",
+    metadata,
+    Column("id", Text, primary_key=True),  # 13 characters, e.g. 1DXxyRYNejbKM
+    Column("creator_id", BigInteger, nullable=False),
+    Column("title", Text),
+    Column("state", Text, nullable=False),  # live | ended
+    Column("created_at", BigInteger, nullable=False),
+    Column("started_at", BigInteger),
+    Column("ended_at", BigInteger),
+    Index("ix_spaces_creator", "creator_id"),
+)
+
+# Activity (XAA) subscriptions: an event type and a filter, delivered to the stream and optionally a webhook.
+activity_subscriptions = Table(
+    "activity_subscriptions",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=False),
+    Column("app_id", BigInteger, nullable=False),
+    Column("event_type", Text, nullable=False),
+    Column("filter_user_id", BigInteger),
+    Column("filter_keyword", Text),
+    Column("filter_direction", Text),
+    Column("tag", Text),
+    Column("webhook_id", BigInteger),
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Index("ix_activity_subscriptions_app", "app_id", "id"),
+    Index("ix_activity_subscriptions_match", "event_type", "filter_user_id"),
+)
+
+# Replay jobs: one window of one webhook re-delivered, then a replay_job_status message.
+replay_jobs = Table(
+    "replay_jobs",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=False),
+    Column("webhook_id", BigInteger, nullable=False),
+    Column("app_id", BigInteger, nullable=False),
+    Column("from_ms", BigInteger, nullable=False),
+    Column("to_ms", BigInteger, nullable=False),
+    Column("state", Text, nullable=False),  # running | complete | incomplete
+    Column("created_at", BigInteger, nullable=False),
+    Column("finished_at", BigInteger),
+    Index("ix_replay_jobs_webhook", "webhook_id", "state"),
 )
