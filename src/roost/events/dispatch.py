@@ -20,6 +20,8 @@ import httpx
 
 from roost.events.aaa import aaa_outgoing
 from roost.events.crc import REPLY_LIMIT_S, signature
+from roost.events.replay import advance_replays
+from roost.events.schedule import CrcScheduler
 from roost.events.xaa import xaa_outgoing
 from roost.services import Services
 from roost.storage.db import Row
@@ -54,6 +56,7 @@ class Dispatcher:
         self._client: httpx.AsyncClient | None = None
         self._wake = asyncio.Event()
         self._stopping = False
+        self.crc_scheduler = CrcScheduler(services)
 
     def start(self) -> None:
         self._stopping = False
@@ -78,6 +81,7 @@ class Dispatcher:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._task
             self._task = None
+        await self.crc_scheduler.stop()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
@@ -103,6 +107,8 @@ class Dispatcher:
             self._wake.clear()
 
     async def tick(self) -> None:
+        await self.crc_scheduler.tick()
+        await advance_replays(self.services)
         await self.collect()
         due = await self.store.due(self.services.clock.now_ms())
         if due:
