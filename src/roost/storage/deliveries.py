@@ -36,6 +36,8 @@ _of_webhook = (
     .order_by(deliveries.c.id)
     .limit(bindparam("limit"))
 )
+_claim = update(deliveries).where(deliveries.c.id == bindparam("id")).values(state="sending")
+_release = update(deliveries).where(deliveries.c.state == "sending").values(state="pending")
 _all = select(deliveries).order_by(deliveries.c.id).limit(bindparam("limit"))
 _record = (
     update(deliveries)
@@ -77,6 +79,22 @@ class DeliveryStore:
         if webhook_id is None:
             return await self._db.fetch_all(_all, {"limit": limit})
         return await self._db.fetch_all(_of_webhook, {"webhook_id": webhook_id, "limit": limit})
+
+    async def settle(self, outcomes: Sequence[dict[str, Any]], claims: Sequence[int]) -> None:
+        """One transaction per dispatcher round: store the outcomes of finished attempts (each with
+        `id`) and mark the deliveries about to be sent as `sending`, so no round picks them again."""
+        if not outcomes and not claims:
+            return
+        async with self._db.transaction() as tx:
+            if outcomes:
+                await tx.execute_many(_record, outcomes)
+            if claims:
+                await tx.execute_many(_claim, [{"id": delivery_id} for delivery_id in claims])
+
+    async def release_claims(self) -> None:
+        """At start: attempts interrupted by a stop or a crash are due again (sent twice, never lost)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(_release)
 
     async def record(self, delivery_id: int, **outcome: Any) -> None:
         async with self._db.transaction() as tx:
