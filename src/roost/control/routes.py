@@ -137,12 +137,16 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
             if isinstance(body, dict)
             else []
         )
-        if len(ids) != 2 or not all(value.isdigit() for value in ids):
+        if len(ids) != 2 or not all(
+            value.isascii() and value.isdigit() and int(value) < 1 << 63 for value in ids
+        ):
             raise errors.invalid_body("follower_id and followee_id are required")
         users = await state.services.users.get_many([int(value) for value in ids])
         if len({row["id"] for row in users}) != 2:
             raise errors.invalid_body("follower_id and followee_id must name two existing users")
-        created = await accounts.follow(state.services, int(ids[0]), int(ids[1]))
+        from roost.domain.social import follow_directly  # appends follow.follow in the same transaction
+
+        created = await follow_directly(state.services, int(ids[0]), int(ids[1]))
         return OrjsonResponse({"following": True, "created": created}, status_code=201 if created else 200)
 
     async def feature_settings(request: Request) -> Response:

@@ -1,11 +1,104 @@
-"""Control-plane writes that cause activity events where the v2 surface has no endpoint."""
+"""Control-plane writes that cause activity events where the v2 surface has no endpoint.
+
+POST /_roost/blocks, DELETE /_roost/blocks/{source}/{target}, PATCH /_roost/users/{id}/profile,
+POST /_roost/spaces, POST /_roost/spaces/{id}/end. Errors are JSON problems like the rest of /_roost.
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+from typing import Any
 
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from roost.control.routes import OrjsonResponse, _json
 from roost.control.state import ServerState
+from roost.core import errors, jsonio
+from roost.core.clock import iso_ms
+from roost.domain import social
+from roost.storage.db import Row
+
+_MAX_ID = (1 << 63) - 1
+
+
+def _id(value: Any, name: str) -> int:
+    """A user id from a body or path: a decimal string (or integer) that fits 64 bits."""
+    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if not (text.isascii() and text.isdigit()) or int(text) > _MAX_ID:
+        raise errors.invalid_body(f"{name} must be a numeric user id")
+    return int(text)
+
+
+def _object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise errors.invalid_body("$: a JSON object is expected")
+    return body
+
+
+def _profile_view(row: Row) -> dict[str, Any]:
+    affiliation = row["affiliation"]
+    return {
+        "id": str(row["id"]),
+        "username": row["username"],
+        "name": row["name"],
+        "description": row["description"],
+        "location": row["location"],
+        "url": row["url"],
+        "verified": bool(row["verified"]),
+        "affiliation": jsonio.loads(affiliation) if isinstance(affiliation, str) else affiliation,
+        "profile_image_url": row["profile_image_url"],
+        "profile_banner_url": row["profile_banner_url"],
+    }
+
+
+def _space_view(row: Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "state": row["state"],
+        "creator_id": str(row["creator_id"]),
+        "title": row["title"],
+        "started_at": iso_ms(row["started_at"]) if row["started_at"] is not None else None,
+        "ended_at": iso_ms(row["ended_at"]) if row["ended_at"] is not None else None,
+    }
 
 
 def social_routes(state: ServerState) -> list[BaseRoute]:
-    return []
+    async def block(request: Request) -> Response:
+        body = _object(await _json(request))
+        source = _id(body.get("source_user_id"), "source_user_id")
+        target = _id(body.get("target_user_id"), "target_user_id")
+        created = await social.SocialService(state.services).block(source, target)
+        return OrjsonResponse({"blocking": True, "created": created}, status_code=201 if created else 200)
+
+    async def unblock(request: Request) -> Response:
+        source = _id(request.path_params["source"], "source_user_id")
+        target = _id(request.path_params["target"], "target_user_id")
+        removed = await social.SocialService(state.services).unblock(source, target)
+        return OrjsonResponse({"blocking": False, "removed": removed})
+
+    async def profile(request: Request) -> Response:
+        user_id = _id(request.path_params["user_id"], "id")
+        row, changed = await social.update_profile(state.services, user_id, await _json(request))
+        return OrjsonResponse({"user": _profile_view(row), "changed": changed})
+
+    async def start_space(request: Request) -> Response:
+        body = _object(await _json(request))
+        creator = _id(body.get("creator_id"), "creator_id")
+        title = body.get("title")
+        if title is not None and (not isinstance(title, str) or not 1 <= len(title) <= 70):
+            raise errors.invalid_body("title must be a string of 1 to 70 characters")
+        row = await social.start_space(state.services, creator, title)
+        return OrjsonResponse(_space_view(row), status_code=201)
+
+    async def end_space(request: Request) -> Response:
+        row, ended = await social.end_space(state.services, request.path_params["space_id"])
+        return OrjsonResponse({**_space_view(row), "ended_now": ended})
+
+    return [
+        Route("/_roost/blocks", block, methods=["POST"]),
+        Route("/_roost/blocks/{source}/{target}", unblock, methods=["DELETE"]),
+        Route("/_roost/users/{user_id}/profile", profile, methods=["PATCH"]),
+        Route("/_roost/spaces", start_space, methods=["POST"]),
+        Route("/_roost/spaces/{space_id}/end", end_space, methods=["POST"]),
+    ]

@@ -221,16 +221,7 @@ async def regenerate_app_keys(services: Services, tx: Executor, app_id: int) -> 
 
 
 async def follow(services: Services, follower_id: int, followee_id: int) -> bool:
-    """Make one user follow another (counters kept); False if they already did."""
-    from roost.storage.posts import bump_user
+    """Make one user follow another (counters kept, follow.follow appended); False if they already did."""
+    from roost.domain.social import follow_directly  # social builds on this module
 
-    async with services.db.transaction() as tx:
-        if await user_rows.follow_exists(tx, follower_id, followee_id):
-            return False
-        await user_rows.insert_follow(
-            tx,
-            {"follower_id": follower_id, "followee_id": followee_id, "created_at": services.clock.now_ms()},
-        )
-        await bump_user(tx, follower_id, "following_count", 1)
-        await bump_user(tx, followee_id, "followers_count", 1)
-    return True
+    return await follow_directly(services, follower_id, followee_id)

@@ -1,60 +1,351 @@
-"""Account-activity fan-out: event-log rows → v1.1-shaped envelopes for each subscribed user's webhooks."""
+"""Account-activity fan-out: event-log rows → v1.1-shaped envelopes for each subscribed user's webhooks.
+
+For every event kind (see `roost.events.outgoing`) this decides which users the event concerns, asks
+storage once per concerned user for that user's valid subscribed webhooks (with the subscription's
+access level: DM events need the DM level), renders the envelope only when someone will receive it,
+and answers one `Outgoing` per (user, webhook). Who receives what is documented in
+docs/account-activity.md.
+"""
 
 from __future__ import annotations
 
-import time
+import hashlib
+import re
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from roost.core import jsonio
+from roost.domain.webhooks import DM_LEVEL
 from roost.events.outgoing import Outgoing
+from roost.events.v1_objects import (
+    dm_user,
+    mention_ids,
+    user_or_stub,
+    v1_entities,
+    v1_status,
+    v1_time,
+    v1_user,
+)
 from roost.services import Services
+from roost.storage.aaa import AaaStore
 from roost.storage.db import Row
-from roost.storage.deliveries import DeliveryStore
+
+__all__ = ["aaa_outgoing", "v1_status", "v1_time", "v1_user"]
+
+ONE_TO_ONE = re.compile(r"^([0-9]{1,19})-([0-9]{1,19})$")
+MESSAGE_CREATE = "MessageCreate"
 
 
-def v1_time(epoch_ms: int) -> str:
-    """v1.1 timestamps: `Mon Mar 26 16:33:26 +0000 2018`."""
-    return time.strftime("%a %b %d %H:%M:%S +0000 %Y", time.gmtime(epoch_ms // 1000))
+class _Event:
+    """One event being fanned out: its payload, and the rows loaded for it (each at most once)."""
+
+    def __init__(self, services: Services, row: Row) -> None:
+        self.services = services
+        self.row = row
+        self.kind = str(row["kind"])
+        self.at = int(row["created_at"])
+        self.payload: dict[str, Any] = jsonio.loads(row["payload"])
+        self.store = AaaStore(services.db)
+        self._users: dict[int, Row] = {}
+        self._missing_users: set[int] = set()
+        self._posts: dict[int, Row] = {}
+
+    def id_of(self, name: str) -> int:
+        return int(self.payload[name])
+
+    async def users(self, ids: Iterable[int]) -> dict[int, Row]:
+        wanted = [user_id for user_id in dict.fromkeys(ids) if user_id not in self._missing_users]
+        missing = [user_id for user_id in wanted if user_id not in self._users]
+        if missing:
+            for row in await self.services.users.get_many(missing):
+                self._users[int(row["id"])] = row
+            self._missing_users.update(user_id for user_id in missing if user_id not in self._users)
+        return self._users
+
+    async def posts(self, ids: Iterable[int]) -> dict[int, Row]:
+        missing = [post_id for post_id in dict.fromkeys(ids) if post_id not in self._posts]
+        if missing:
+            for row in await self.services.posts.get_many(missing):
+                self._posts[int(row["id"])] = row
+        return self._posts
+
+    async def targets(self, user_id: int, dm: bool = False) -> list[int]:
+        rows = await self.store.targets(user_id)
+        return [int(row["id"]) for row in rows if not dm or row["access_level"] == DM_LEVEL]
+
+    async def status(self, post: Row) -> dict[str, Any]:
+        """The v1.1 status of a post with everything it refers to loaded."""
+        entities = jsonio.loads(post["entities"]) if post["entities"] else None
+        referenced = [int(p) for p in (post["quoted_post_id"], post["reposted_post_id"]) if p is not None]
+        posts = await self.posts(referenced)
+        user_ids = [int(post["author_id"]), *mention_ids(entities)]
+        if post["in_reply_to_user_id"] is not None:
+            user_ids.append(int(post["in_reply_to_user_id"]))
+        for ref in referenced:
+            if ref in posts:
+                user_ids.append(int(posts[ref]["author_id"]))
+                ref_entities = posts[ref]["entities"]
+                user_ids.extend(mention_ids(jsonio.loads(ref_entities) if ref_entities else None))
+        users = await self.users(user_ids)
+        return v1_status(post, users.get(int(post["author_id"])), users, posts)
 
 
-def v1_status(post: Row, author: Row | None) -> dict[str, Any]:
-    author_id = int(post["author_id"])
-    user: dict[str, Any] = {"id": author_id, "id_str": str(author_id)}
-    if author is not None:
-        user.update(name=author["name"], screen_name=author["username"])
+def _outgoing(user_id: int, webhooks: list[int], envelope: dict[str, Any]) -> list[Outgoing]:
+    body = jsonio.dumps(envelope)
+    return [Outgoing(webhook_id, f"aaa:{user_id}", body, user_id) for webhook_id in webhooks]
+
+
+def _like_id(event_id: int) -> str:
+    """A like's id on the platform is 32 hex characters; derived from the event, so it is stable."""
+    return hashlib.md5(f"like:{event_id}".encode()).hexdigest()
+
+
+# ---- posts ------------------------------------------------------------------------------------
+
+
+async def _post_create(event: _Event) -> list[Outgoing]:
+    post_id, author_id = event.id_of("post_id"), event.id_of("author_id")
+    post = (await event.posts([post_id])).get(post_id)
+    if post is None:
+        return []
+    entities = jsonio.loads(post["entities"]) if post["entities"] else None
+    mentioned = set(await event.store.mentioned_user_ids(post_id)) | set(mention_ids(entities))
+    concerned = [author_id, *sorted(mentioned)]
+    if post["in_reply_to_user_id"] is not None:
+        concerned.append(int(post["in_reply_to_user_id"]))
+    referenced = [int(p) for p in (post["quoted_post_id"], post["reposted_post_id"]) if p is not None]
+    for ref in referenced:
+        ref_row = (await event.posts([ref])).get(ref)
+        if ref_row is not None:
+            concerned.append(int(ref_row["author_id"]))
+    subscribed: dict[int, list[int]] = {}
+    for user_id in dict.fromkeys(concerned):
+        webhooks = await event.targets(user_id)
+        if webhooks:
+            subscribed[user_id] = webhooks
+    if not subscribed:
+        return []
+    status = await event.status(post)
+    flagged = [user_id for user_id in subscribed if user_id in mentioned and user_id != author_id]
+    blockers = await event.store.blockers_of(author_id, flagged)
+    out: list[Outgoing] = []
+    for user_id, webhooks in subscribed.items():
+        envelope: dict[str, Any] = {"for_user_id": str(user_id)}
+        if user_id in flagged:
+            envelope["user_has_blocked"] = "true" if user_id in blockers else "false"
+        envelope["tweet_create_events"] = [status]
+        out += _outgoing(user_id, webhooks, envelope)
+    return out
+
+
+async def _post_delete(event: _Event) -> list[Outgoing]:
+    post_id, author_id = event.id_of("post_id"), event.id_of("author_id")
+    webhooks = await event.targets(author_id)
+    if not webhooks:
+        return []
+    deleted = {"status": {"id": str(post_id), "user_id": str(author_id)}, "timestamp_ms": str(event.at)}
+    return _outgoing(author_id, webhooks, {"for_user_id": str(author_id), "tweet_delete_events": [deleted]})
+
+
+# ---- likes, follows, blocks, mutes --------------------------------------------------------------
+
+
+async def _like_create(event: _Event) -> list[Outgoing]:
+    liker_id, post_id = event.id_of("user_id"), event.id_of("post_id")
+    post_author_id = event.id_of("post_author_id")
+    subscribed: dict[int, list[int]] = {}
+    for user_id in dict.fromkeys((liker_id, post_author_id)):
+        webhooks = await event.targets(user_id)
+        if webhooks:
+            subscribed[user_id] = webhooks
+    if not subscribed:
+        return []
+    post = (await event.posts([post_id])).get(post_id)
+    if post is None:
+        return []
+    users = await event.users([liker_id])
+    favorite = {
+        "id": _like_id(int(event.row["id"])),
+        "created_at": v1_time(event.at),
+        "timestamp_ms": event.at,
+        "favorited_status": await event.status(post),
+        "user": user_or_stub(users, liker_id),
+    }
+    out: list[Outgoing] = []
+    for user_id, webhooks in subscribed.items():
+        out += _outgoing(user_id, webhooks, {"for_user_id": str(user_id), "favorite_events": [favorite]})
+    return out
+
+
+_EDGES = {
+    "follow.follow": ("follow_events", "follow", True),
+    "follow.unfollow": ("follow_events", "unfollow", False),
+    "block.block": ("block_events", "block", False),
+    "block.unblock": ("block_events", "unblock", False),
+    "mute.mute": ("mute_events", "mute", False),
+    "mute.unmute": ("mute_events", "unmute", False),
+}
+
+
+async def _edge(event: _Event) -> list[Outgoing]:
+    """Follows, blocks and mutes: to the source; a follow also to its target."""
+    key, kind, to_target = _EDGES[event.kind]
+    source_id, target_id = event.id_of("source_id"), event.id_of("target_id")
+    recipients = [source_id, target_id] if to_target and target_id != source_id else [source_id]
+    subscribed = {user_id: await event.targets(user_id) for user_id in recipients}
+    subscribed = {user_id: webhooks for user_id, webhooks in subscribed.items() if webhooks}
+    if not subscribed:
+        return []
+    users = await event.users([source_id, target_id])
+    item = {
+        "type": kind,
+        "created_timestamp": str(event.at),
+        "target": user_or_stub(users, target_id),
+        "source": user_or_stub(users, source_id),
+    }
+    out: list[Outgoing] = []
+    for user_id, webhooks in subscribed.items():
+        out += _outgoing(user_id, webhooks, {"for_user_id": str(user_id), key: [item]})
+    return out
+
+
+# ---- direct messages --------------------------------------------------------------------------
+
+
+def _other_participant(conversation_id: str, user_id: int) -> int | None:
+    """The other user of a 1:1 conversation; None for groups (account activity carries 1:1 only)."""
+    pair = ONE_TO_ONE.fullmatch(conversation_id)
+    if pair is None:
+        return None
+    low, high = int(pair.group(1)), int(pair.group(2))
+    if user_id not in (low, high):
+        return None
+    return high if user_id == low else low
+
+
+async def _dm_entities(event: _Event, stored: str | None) -> dict[str, Any]:
+    entities = jsonio.loads(stored) if stored else {}
+    names = [m["username"] for m in entities.get("mentions") or ()]
+    by_name: dict[str, Row] = {}
+    if names:
+        for row in await event.services.users.get_many_by_username(names):
+            by_name[str(row["username_lower"])] = row
+    for mention in entities.get("mentions") or ():
+        row = by_name.get(str(mention["username"]).lower())
+        if row is not None:
+            mention["id"] = str(row["id"])
+    users = {int(row["id"]): row for row in by_name.values()}
+    return v1_entities(entities, users)
+
+
+async def _dm_attachment(event: _Event, stored: str | None) -> dict[str, Any] | None:
+    keys = (jsonio.loads(stored) if stored else {}).get("media_keys") or []
+    if not keys:
+        return None
+    rows = await event.services.users.media_many(keys[:1])
+    if not rows:
+        return None
+    media = rows[0]
+    url = media["url"] or media["preview_image_url"] or ""
     return {
-        "created_at": v1_time(int(post["created_at"])),
-        "id": int(post["id"]),
-        "id_str": str(post["id"]),
-        "text": post["text"],
-        "user": user,
+        "type": "media",
+        "media": {
+            "id": int(media["id"]),
+            "id_str": str(media["id"]),
+            "media_url": url.replace("https://", "http://", 1),
+            "media_url_https": url,
+            "type": media["type"],
+        },
     }
 
 
+async def _dm_message(event: _Event) -> list[Outgoing]:
+    user_id = int(event.row["user_id"])
+    if event.payload.get("event_type", MESSAGE_CREATE) != MESSAGE_CREATE:
+        return []
+    sender_id = event.id_of("sender_id")
+    conversation_id = str(event.payload["dm_conversation_id"])
+    other = _other_participant(conversation_id, user_id)
+    if other is None:
+        return []
+    webhooks = await event.targets(user_id, dm=True)
+    if not webhooks:
+        return []
+    message = await event.services.dms.event(event.id_of("dm_event_id"))
+    if message is None:
+        return []
+    recipient_id = other if user_id == sender_id else user_id
+    message_data: dict[str, Any] = {
+        "text": message["text"] or "",
+        "entities": await _dm_entities(event, message["entities"]),
+    }
+    attachment = await _dm_attachment(event, message["attachments"])
+    if attachment is not None:
+        message_data["attachment"] = attachment
+    item = {
+        "type": "message_create",
+        "id": str(message["id"]),
+        "created_timestamp": str(message["created_at"]),
+        "message_create": {
+            "target": {"recipient_id": str(recipient_id)},
+            "sender_id": str(sender_id),
+            "message_data": message_data,
+        },
+    }
+    users = await event.users([sender_id, recipient_id])
+    envelope = {
+        "for_user_id": str(user_id),
+        "direct_message_events": [item],
+        "users": {str(uid): dm_user(users[uid]) for uid in (sender_id, recipient_id) if uid in users},
+    }
+    return _outgoing(user_id, webhooks, envelope)
+
+
+async def _dm_signal(event: _Event) -> list[Outgoing]:
+    """Read receipts and typing indicators, to the participant they are shown to (not the sender)."""
+    user_id = int(event.row["user_id"])
+    sender_id = event.id_of("sender_id")
+    conversation_id = str(event.payload["dm_conversation_id"])
+    if user_id == sender_id or _other_participant(conversation_id, user_id) != sender_id:
+        return []
+    webhooks = await event.targets(user_id, dm=True)
+    if not webhooks:
+        return []
+    item: dict[str, Any] = {
+        "created_timestamp": str(event.at),
+        "sender_id": str(sender_id),
+        "target": {"recipient_id": str(user_id)},
+    }
+    if event.kind == "dm.read":
+        key = "direct_message_mark_read_events"
+        item["last_read_event_id"] = str(event.payload["last_read_event_id"])
+    else:
+        key = "direct_message_indicate_typing_events"
+    users = await event.users([sender_id, user_id])
+    envelope = {
+        "for_user_id": str(user_id),
+        key: [item],
+        "users": {str(uid): dm_user(users[uid]) for uid in (sender_id, user_id) if uid in users},
+    }
+    return _outgoing(user_id, webhooks, envelope)
+
+
+_Handler = Callable[[_Event], Awaitable[list[Outgoing]]]
+_HANDLERS: dict[str, _Handler] = {
+    "post.create": _post_create,
+    "post.edit": _post_create,  # an edit is a new version: delivered as a new post with edit metadata
+    "post.delete": _post_delete,
+    "like.create": _like_create,
+    **dict.fromkeys(_EDGES, _edge),
+    "dm.sent": _dm_message,
+    "dm.received": _dm_message,
+    "dm.read": _dm_signal,
+    "dm.indicate_typing": _dm_signal,
+}
+
+
 async def aaa_outgoing(services: Services, event: Row) -> list[Outgoing]:
-    kind = event["kind"]
-    if kind not in ("post.create", "post.delete"):
+    handler = _HANDLERS.get(str(event["kind"]))
+    if handler is None:
         return []
-    payload = jsonio.loads(event["payload"])
-    author_id = int(payload["author_id"])
-    targets = await DeliveryStore(services.db).targets(author_id)
-    if not targets:
-        return []
-    envelope = await _envelope(services, kind, int(payload["post_id"]), author_id, event)
-    body = jsonio.dumps(envelope)
-    return [Outgoing(int(target["id"]), f"aaa:{author_id}", body, author_id) for target in targets]
-
-
-async def _envelope(
-    services: Services, kind: str, post_id: int, author_id: int, event: Row
-) -> dict[str, Any]:
-    if kind == "post.delete":
-        status = {"id": str(post_id), "user_id": str(author_id)}
-        deleted = {"status": status, "timestamp_ms": str(event["created_at"])}
-        return {"for_user_id": str(author_id), "tweet_delete_events": [deleted]}
-    post = await services.posts.get(post_id)
-    if post is None:
-        fallback = {"id": post_id, "id_str": str(post_id), "text": "", "author_id": author_id}
-        post = {**fallback, "created_at": int(event["created_at"])}
-    author = await services.users.get(author_id)
-    return {"for_user_id": str(author_id), "tweet_create_events": [v1_status(post, author)]}
+    return await handler(_Event(services, event))

@@ -1,0 +1,52 @@
+"""Reads the account-activity fan-out needs: subscriptions with their access levels, who a post
+mentions, and who blocks whom."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import bindparam, select
+
+from roost.storage.db import Database, Row
+from roost.storage.schema import aaa_subscriptions, blocks, post_mentions, webhooks
+from roost.storage.statements import binds, in_params, sized
+
+_targets = (
+    select(webhooks.c.id, webhooks.c.app_id, aaa_subscriptions.c.access_level)
+    .select_from(aaa_subscriptions.join(webhooks, webhooks.c.id == aaa_subscriptions.c.webhook_id))
+    .where(aaa_subscriptions.c.user_id == bindparam("user_id"), webhooks.c.valid == 1)
+    .order_by(webhooks.c.id)
+)
+_mentions = (
+    select(post_mentions.c.user_id)
+    .where(post_mentions.c.post_id == bindparam("post_id"))
+    .order_by(post_mentions.c.user_id)
+)
+
+
+@sized
+def _blockers_of(count: int):  # type: ignore[no-untyped-def]
+    return select(blocks.c.source_id).where(
+        blocks.c.target_id == bindparam("target_id"), blocks.c.source_id.in_(binds(count))
+    )
+
+
+class AaaStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def targets(self, user_id: int) -> list[Row]:
+        """Valid webhooks with an account-activity subscription for `user_id`: id, app_id and the
+        subscription's access_level."""
+        return await self._db.fetch_all(_targets, {"user_id": user_id})
+
+    async def mentioned_user_ids(self, post_id: int) -> list[int]:
+        return [int(row["user_id"]) for row in await self._db.fetch_all(_mentions, {"post_id": post_id})]
+
+    async def blockers_of(self, target_id: int, source_ids: Sequence[int]) -> set[int]:
+        """Which of `source_ids` block `target_id`."""
+        if not source_ids:
+            return set()
+        unique = list(dict.fromkeys(source_ids))
+        params = {**in_params(unique), "target_id": target_id}
+        return {int(row["source_id"]) for row in await self._db.fetch_all(_blockers_of(len(unique)), params)}

@@ -1,0 +1,312 @@
+"""Account-activity events end to end: real writes through the API, signed deliveries to a real
+loopback receiver, v1.1 payloads checked on arrival."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from tests.api.helpers import User, bearer, create_ok, new_user
+from tests.support.client import Api
+from tests.support.receiver import Receiver
+from tests.support.server import LiveServer
+
+SIGNATURE_HEADER = "x-twitter-webhooks-signature"
+V1_TIME = re.compile(r"^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$")
+V1_USER_KEYS = {
+    "id",
+    "id_str",
+    "name",
+    "screen_name",
+    "location",
+    "url",
+    "description",
+    "protected",
+    "verified",
+    "followers_count",
+    "friends_count",
+    "listed_count",
+    "favourites_count",
+    "statuses_count",
+    "created_at",
+    "profile_image_url_https",
+    "default_profile",
+}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    extra = {"webhook_limit": "20", "subscription_limit": "100"}
+    live = LiveServer(tag="aaa-events", rate_limits=False, extra=extra)
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def credentials(server: LiveServer) -> dict[str, Any]:
+    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
+
+
+@pytest.fixture()
+def receiver(credentials: dict[str, Any]) -> Iterator[Receiver]:
+    live = Receiver(credentials["consumer_secret"])
+    yield live
+    live.close()
+
+
+@pytest.fixture(autouse=True)
+def clean(api: Api) -> Iterator[None]:
+    yield
+    for hook in api.get("/2/webhooks", conform=False).json()["data"]:
+        api.delete(f"/2/webhooks/{hook['id']}")
+
+
+class Hook:
+    """A webhook on the receiver, with its subscribed users and the envelopes it has received."""
+
+    def __init__(self, api: Api, receiver: Receiver) -> None:
+        self.api = api
+        self.receiver = receiver
+        response = api.post("/2/webhooks", json={"url": receiver.url()}, conform=False)
+        assert response.status_code == 200, response.text
+        self.id: str = response.json()["data"]["id"]
+        self.path = urlsplit(response.json()["data"]["url"]).path
+
+    def subscribe(self, user: User, access_level: str | None = None) -> None:
+        """Subscribe with OAuth 1.0a, at the app's level or the given one."""
+        token, secret = user["token"], user["secret"]
+        if access_level is not None:
+            issued = self.api.http.post(
+                "/_roost/tokens",
+                json={
+                    "consumer_key": self.api.creds["consumer_key"],
+                    "user_id": user["id"],
+                    "access_level": access_level,
+                },
+            )
+            assert issued.status_code in (200, 201), issued.text
+            token, secret = issued.json()["access_token"], issued.json()["access_token_secret"]
+        path = f"/2/account_activity/webhooks/{self.id}/subscriptions/all"
+        headers = self.api.oauth1("POST", path, token=token, secret=secret)
+        response = self.api.post(path, auth="none", headers=headers, json={})
+        assert response.status_code == 200, response.text
+
+    def envelopes(self) -> list[dict[str, Any]]:
+        """Every envelope received so far, each one's signature verified."""
+        out = []
+        for post in self.receiver.received(self.path):
+            digest = hmac.new(self.receiver.secret.encode(), post["raw"], hashlib.sha256).digest()
+            expected = "sha256=" + base64.b64encode(digest).decode()
+            assert hmac.compare_digest(post["headers"][SIGNATURE_HEADER], expected)
+            out.append(json.loads(post["raw"]))
+        return out
+
+    def wait(
+        self, check: Callable[[dict[str, Any]], bool], count: int = 1, timeout: float = 6.0
+    ) -> list[Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [envelope for envelope in self.envelopes() if check(envelope)]
+            if len(found) >= count or time.monotonic() > deadline:
+                assert len(found) >= count, f"expected {count} matching envelopes, got {self.envelopes()}"
+                return found
+            time.sleep(0.05)
+
+
+def of(user: User, key: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda envelope: envelope.get("for_user_id") == user["id"] and key in envelope
+
+
+def check_v1_user(user: dict[str, Any], expected: User) -> None:
+    assert set(user) >= V1_USER_KEYS
+    assert user["id"] == int(expected["id"]) and user["id_str"] == expected["id"]
+    assert user["screen_name"] == expected["username"]
+    assert V1_TIME.match(user["created_at"])
+
+
+def test_post_by_a_subscribed_user(api: Api, receiver: Receiver) -> None:
+    hook = Hook(api, receiver)
+    alice = new_user(api, name="Alice Example", description="writes #tests")
+    hook.subscribe(alice)
+    post = create_ok(api, alice, text="first post #roost https://example.com")
+    [envelope] = hook.wait(of(alice, "tweet_create_events"))
+    assert list(envelope) == ["for_user_id", "tweet_create_events"]
+    [status] = envelope["tweet_create_events"]
+    assert status["id_str"] == post["id"] and status["text"] == post["text"]
+    assert V1_TIME.match(status["created_at"]) and status["timestamp_ms"].isdigit()
+    assert status["truncated"] is False and status["filter_level"] == "low"
+    assert status["entities"]["hashtags"] == [{"text": "roost", "indices": [11, 17]}]
+    assert status["entities"]["urls"][0]["expanded_url"] == "https://example.com"
+    check_v1_user(status["user"], alice)
+    assert status["user"]["name"] == "Alice Example" and status["user"]["statuses_count"] == 1
+
+
+def test_mention_carries_user_has_blocked(api: Api, receiver: Receiver) -> None:
+    hook = Hook(api, receiver)
+    author, friend, blocker = new_user(api), new_user(api), new_user(api)
+    hook.subscribe(friend)
+    hook.subscribe(blocker)
+    blocked = api.http.post(
+        "/_roost/blocks", json={"source_user_id": blocker["id"], "target_user_id": author["id"]}
+    )
+    assert blocked.status_code in (200, 201), blocked.text
+    [block] = hook.wait(of(blocker, "block_events"))
+    [item] = block["block_events"]
+    assert item["type"] == "block" and item["source"]["id_str"] == blocker["id"]
+    check_v1_user(item["target"], author)
+
+    post = create_ok(api, author, text=f"hello @{friend['username']} and @{blocker['username']}")
+    [to_friend] = hook.wait(of(friend, "tweet_create_events"))
+    [to_blocker] = hook.wait(of(blocker, "tweet_create_events"))
+    assert list(to_friend) == ["for_user_id", "user_has_blocked", "tweet_create_events"]
+    assert to_friend["user_has_blocked"] == "false"
+    assert to_blocker["user_has_blocked"] == "true"
+    [status] = to_friend["tweet_create_events"]
+    assert status["id_str"] == post["id"]
+    assert [m["id_str"] for m in status["entities"]["user_mentions"]] == [friend["id"], blocker["id"]]
+    # The author is not subscribed: nothing for them.
+    assert not [e for e in hook.envelopes() if e.get("for_user_id") == author["id"]]
+
+    unblocked = api.http.delete(f"/_roost/blocks/{blocker['id']}/{author['id']}")
+    assert unblocked.status_code in (200, 204), unblocked.text
+    [unblock] = hook.wait(
+        lambda e: of(blocker, "block_events")(e) and e["block_events"][0]["type"] == "unblock"
+    )
+    assert unblock["block_events"][0]["target"]["id_str"] == author["id"]
+
+
+def test_direct_messages_reach_dm_level_subscriptions_only(api: Api, receiver: Receiver) -> None:
+    hook = Hook(api, receiver)
+    sender, recipient, reader_only = new_user(api, name="Sender"), new_user(api), new_user(api)
+    hook.subscribe(sender)
+    hook.subscribe(recipient)
+    hook.subscribe(reader_only, access_level="read-write")
+    response = api.post(
+        f"/2/dm_conversations/with/{recipient['id']}/messages",
+        auth="none",
+        headers=bearer(sender),
+        json={"text": "hi #there"},
+    )
+    assert response.status_code == 201, response.text
+    event_id = response.json()["data"]["dm_event_id"]
+    for user in (sender, recipient):
+        [envelope] = hook.wait(of(user, "direct_message_events"))
+        [event] = envelope["direct_message_events"]
+        assert event["type"] == "message_create" and event["id"] == event_id
+        assert event["created_timestamp"].isdigit()
+        create = event["message_create"]
+        assert create["target"] == {"recipient_id": recipient["id"]}
+        assert create["sender_id"] == sender["id"]
+        assert create["message_data"]["text"] == "hi #there"
+        assert create["message_data"]["entities"]["hashtags"] == [{"text": "there", "indices": [3, 9]}]
+        assert set(envelope["users"]) == {sender["id"], recipient["id"]}
+        assert envelope["users"][sender["id"]]["name"] == "Sender"
+        assert envelope["users"][sender["id"]]["screen_name"] == sender["username"]
+    # A DM with the read-write subscriber: not delivered to them (their subscription lacks DM access).
+    response = api.post(
+        f"/2/dm_conversations/with/{reader_only['id']}/messages",
+        auth="none",
+        headers=bearer(sender),
+        json={"text": "you will not see this on the webhook"},
+    )
+    assert response.status_code == 201, response.text
+    hook.wait(of(sender, "direct_message_events"), count=2)
+    time.sleep(0.3)
+    assert not [e for e in hook.envelopes() if e.get("for_user_id") == reader_only["id"]]
+
+
+def test_like_reaches_liker_and_author(api: Api, receiver: Receiver) -> None:
+    hook = Hook(api, receiver)
+    author, liker = new_user(api), new_user(api, name="Liker")
+    hook.subscribe(author)
+    hook.subscribe(liker)
+    post = create_ok(api, author)
+    response = api.post(
+        f"/2/users/{liker['id']}/likes",
+        auth="none",
+        headers=bearer(liker),
+        json={"tweet_id": post["id"]},
+        conform=False,
+    )
+    assert response.status_code == 200, response.text
+    [to_author] = hook.wait(of(author, "favorite_events"))
+    [to_liker] = hook.wait(of(liker, "favorite_events"))
+    [favorite] = to_author["favorite_events"]
+    assert re.fullmatch(r"[0-9a-f]{32}", favorite["id"])
+    assert V1_TIME.match(favorite["created_at"]) and isinstance(favorite["timestamp_ms"], int)
+    assert favorite["favorited_status"]["id_str"] == post["id"]
+    check_v1_user(favorite["favorited_status"]["user"], author)
+    check_v1_user(favorite["user"], liker)
+    assert to_liker["favorite_events"] == [favorite]
+    unliked = api.delete(
+        f"/2/users/{liker['id']}/likes/{post['id']}", auth="none", headers=bearer(liker), conform=False
+    )
+    assert unliked.status_code == 200, unliked.text
+    time.sleep(0.5)
+    assert len([e for e in hook.envelopes() if "favorite_events" in e]) == 2  # no unfavorite event
+
+
+def test_follow_and_unfollow(api: Api, receiver: Receiver) -> None:
+    hook = Hook(api, receiver)
+    source, target = new_user(api), new_user(api)
+    hook.subscribe(source)
+    hook.subscribe(target)
+    response = api.post(
+        f"/2/users/{source['id']}/following",
+        auth="none",
+        headers=bearer(source),
+        json={"target_user_id": target["id"]},
+        conform=False,
+    )
+    assert response.status_code == 200, response.text
+    for user in (source, target):
+        [envelope] = hook.wait(of(user, "follow_events"))
+        [item] = envelope["follow_events"]
+        assert item["type"] == "follow" and item["created_timestamp"].isdigit()
+        check_v1_user(item["source"], source)
+        check_v1_user(item["target"], target)
+    response = api.delete(
+        f"/2/users/{source['id']}/following/{target['id']}",
+        auth="none",
+        headers=bearer(source),
+        conform=False,
+    )
+    assert response.status_code == 200, response.text
+    hook.wait(lambda e: of(source, "follow_events")(e) and e["follow_events"][0]["type"] == "unfollow")
+    time.sleep(0.3)
+    to_target = [e for e in hook.envelopes() if e.get("for_user_id") == target["id"]]
+    assert [e["follow_events"][0]["type"] for e in to_target] == ["follow"]  # unfollow: source only
+
+
+def test_mute_and_unmute(api: Api, receiver: Receiver) -> None:
+    hook = Hook(api, receiver)
+    source, target = new_user(api), new_user(api)
+    hook.subscribe(source)
+    hook.subscribe(target)
+    response = api.post(
+        f"/2/users/{source['id']}/muting",
+        auth="none",
+        headers=bearer(source),
+        json={"target_user_id": target["id"]},
+        conform=False,
+    )
+    assert response.status_code == 200, response.text
+    response = api.delete(
+        f"/2/users/{source['id']}/muting/{target['id']}", auth="none", headers=bearer(source), conform=False
+    )
+    assert response.status_code == 200, response.text
+    found = hook.wait(of(source, "mute_events"), count=2)
+    assert [e["mute_events"][0]["type"] for e in found] == ["mute", "unmute"]
+    check_v1_user(found[0]["mute_events"][0]["target"], target)
+    time.sleep(0.3)
+    assert not [e for e in hook.envelopes() if e.get("for_user_id") == target["id"]]
