@@ -8,11 +8,13 @@ Handlers only see a `Call` and return records or a plain body; every error body 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
@@ -58,6 +60,16 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     content_type: str = errors.JSON
+
+
+@dataclass(slots=True)
+class Stream:
+    """A streaming 200: each chunk is sent as `chunks` yields it; the iterator's `aclose` (if it has
+    one) runs when it ends or the client goes away."""
+
+    chunks: AsyncIterator[bytes]
+    content_type: str = errors.JSON
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -157,6 +169,9 @@ class Pipeline:
         out.update(rate_headers or self._unmetered_window(op, principal))
         out.update(extra)
         out["x-response-time"] = str(int((time.perf_counter() - started) * 1000))
+        if isinstance(payload, Stream):
+            await _stream(send, receive, status, payload, out)
+            return
         data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
         await _send(send, status, data, content_type, out)
 
@@ -313,6 +328,8 @@ class Pipeline:
             return result.status or op.status, await self._render(op, call, result), errors.JSON, {}
         if isinstance(result, Reply):
             return result.status, result.body, result.content_type, result.headers
+        if isinstance(result, Stream):
+            return 200, result, result.content_type, result.headers
         return op.status, result, errors.JSON, {}
 
     async def _render(self, op: Operation, call: Call, result: Objects) -> dict[str, Any]:
@@ -420,3 +437,45 @@ async def _send(
     raw_headers.extend((k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
     await send({"type": "http.response.start", "status": status, "headers": raw_headers})
     await send({"type": "http.response.body", "body": body})
+
+
+async def _stream(
+    send: Callable, receive: Callable, status: int, stream: Stream, headers: Mapping[str, str]
+) -> None:
+    """Send a streaming body; a client disconnect ends it quietly and closes the iterator."""
+    raw_headers = [(b"content-type", stream.content_type.encode())]
+    raw_headers.extend((k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
+
+    async def disconnected() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    watcher = asyncio.ensure_future(disconnected())
+    step: asyncio.Future[bytes] | None = None
+    iterator = stream.chunks.__aiter__()
+    try:
+        await send({"type": "http.response.start", "status": status, "headers": raw_headers})
+        while True:
+            step = asyncio.ensure_future(iterator.__anext__())
+            await asyncio.wait({step, watcher}, return_when=asyncio.FIRST_COMPLETED)
+            if not step.done():
+                break  # the client went away while the stream was waiting
+            try:
+                chunk = step.result()
+            except StopAsyncIteration:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                break
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    except OSError:
+        pass  # the client went away mid-write
+    except Exception:
+        log.exception("stream failed after its response started")
+    finally:
+        for task in (step, watcher):
+            if task is not None and not task.done():
+                task.cancel()
+                await asyncio.wait({task})
+        closer = getattr(iterator, "aclose", None)
+        if closer is not None:
+            with contextlib.suppress(Exception):
+                await closer()

@@ -1,11 +1,344 @@
-"""Activity-events (XAA) fan-out: event-log rows → activity envelopes for subscriptions with a webhook."""
+"""Activity-events (XAA) fan-out: event-log rows → activity envelopes, for the subscriptions' webhooks
+(`xaa_outgoing`, called by the dispatcher) and for `/2/activity/stream` connections (`ActivityStream`).
+
+Every log kind of `events/outgoing.py` maps to the event types it can satisfy and the users (with the
+event's direction relative to each) a subscription filter must name; one indexed query per such user
+finds the subscriptions. The envelope is the same for webhooks and streams:
+`{"data":{"event_uuid","filter","event_type","tag"?,"payload","includes"?}}`.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from roost.core import jsonio
+from roost.core.clock import iso_ms
+from roost.core.fields import RenderContext
+from roost.domain.activity import render_filter
+from roost.domain.objects import render_post
+from roost.domain.user_objects import render_user
 from roost.events.outgoing import Outgoing
 from roost.services import Services
+from roost.storage.activity import ActivityStore
 from roost.storage.db import Row
+
+# (event types a subscription may name, the user its filter must name, direction relative to that user)
+Route = tuple[tuple[str, ...], int, str | None]
+
+POST_FIELDS = (
+    "author_id",
+    "conversation_id",
+    "created_at",
+    "edit_history_tweet_ids",
+    "entities",
+    "in_reply_to_user_id",
+    "lang",
+    "public_metrics",
+    "referenced_tweets",
+)
+USER_FIELDS = ("created_at", "description", "profile_image_url", "protected", "public_metrics", "verified")
+# Log kinds whose event type has a second accepted name (the seed's names vs the spec's `*_badge`).
+PROFILE_ALIASES = {
+    "profile.update.verified": "profile.update.verified_badge",
+    "profile.update.affiliate": "profile.update.affiliate_badge",
+}
+_FOLLOW_LIKE = ("follow.follow", "follow.unfollow")
+_ACTOR_ONLY = ("block.block", "block.unblock", "mute.mute", "mute.unmute")
+_CONTEXT = RenderContext()
+
+
+def _id(value: Any) -> int:
+    return int(value)
+
+
+def routes(kind: str, payload: dict[str, Any], event_user_id: int | None) -> list[Route]:
+    """Where an event-log row can go: pure, so the mapping is unit-tested without a database."""
+    if kind in ("post.create", "post.delete"):
+        return [((kind,), _id(payload["author_id"]), None)]
+    if kind == "like.create":
+        liker, author = _id(payload["user_id"]), _id(payload["post_author_id"])
+        out: list[Route] = [((kind,), liker, "outbound")]
+        if author != liker:
+            out.append(((kind,), author, "inbound"))
+        return out
+    if kind in _FOLLOW_LIKE:
+        source, target = _id(payload["source_id"]), _id(payload["target_id"])
+        return [((kind,), source, "outbound"), ((kind,), target, "inbound")]
+    if kind in _ACTOR_ONLY:
+        return [((kind,), _id(payload["source_id"]), None)]
+    if kind.startswith("profile.update."):
+        alias = PROFILE_ALIASES.get(kind)
+        return [((kind, alias) if alias else (kind,), _id(payload["user_id"]), None)]
+    if kind in ("spaces.start", "spaces.end"):
+        return [((kind,), _id(payload["creator_id"]), None)]
+    if event_user_id is None:
+        return []
+    if kind == "dm.sent":
+        return [((kind,), event_user_id, "outbound")]
+    if kind == "dm.received":
+        return [((kind,), event_user_id, "inbound")]
+    if kind in ("dm.read", "dm.indicate_typing"):
+        sender = _id(payload["sender_id"])
+        return [((kind,), event_user_id, "outbound" if sender == event_user_id else "inbound")]
+    return []
+
+
+def accepts(subscription: Row, direction: str | None) -> bool:
+    wanted = subscription["filter_direction"]
+    return wanted is None or wanted == direction
+
+
+def envelope(
+    subscription: Row, event: Row, payload: dict[str, Any], includes: dict[str, Any] | None
+) -> bytes:
+    data: dict[str, Any] = {
+        "event_uuid": str(event["id"]),
+        "filter": render_filter(subscription),
+        "event_type": subscription["event_type"],
+    }
+    if subscription["tag"] is not None:
+        data["tag"] = subscription["tag"]
+    data["payload"] = payload
+    if includes:
+        data["includes"] = includes
+    return jsonio.dumps({"data": data})
+
+
+async def matches(
+    services: Services, event: Row, keep: Callable[[Row], bool] | None = None
+) -> list[tuple[Row, bytes]]:
+    """The subscriptions an event satisfies (those `keep` accepts), each with its envelope."""
+    kind = str(event["kind"])
+    payload = jsonio.loads(event["payload"])
+    user_id = None if event["user_id"] is None else int(event["user_id"])
+    try:
+        targets = routes(kind, payload, user_id)
+    except (KeyError, TypeError, ValueError):
+        return []  # a row not following the conventions is skipped, never fatal to the dispatcher
+    if not targets:
+        return []
+    if kind.startswith("post.") and int(payload["author_id"]) in await services.users.protected_ids():
+        return []  # posts from protected accounts are never delivered
+    store = ActivityStore(services.db)
+    chosen: dict[int, Row] = {}
+    for event_types, target_user, direction in targets:
+        for sub in await store.matching(event_types, target_user):
+            if accepts(sub, direction) and (keep is None or keep(sub)):
+                chosen.setdefault(int(sub["id"]), sub)
+    if not chosen:
+        return []
+    body, includes = await _payload(services, kind, payload, event)
+    if body is None:
+        return []
+    return [(sub, envelope(sub, event, body, includes)) for sub in chosen.values()]
+
+
+def _deliverable(sub: Row) -> bool:
+    return (
+        sub["webhook_id"] is not None
+        and bool(sub["webhook_valid"])
+        and sub["webhook_app_id"] == sub["app_id"]
+    )
 
 
 async def xaa_outgoing(services: Services, event: Row) -> list[Outgoing]:
-    return []
+    return [
+        Outgoing(int(sub["webhook_id"]), f"xaa:{sub['id']}", body)
+        for sub, body in await matches(services, event, _deliverable)
+    ]
+
+
+# ---- payloads -----------------------------------------------------------------------------------
+
+
+async def _user(services: Services, user_id: int) -> dict[str, Any]:
+    row = await services.users.get(user_id)
+    if row is None:
+        return {"id": str(user_id)}
+    return render_user(row, USER_FIELDS, _CONTEXT)
+
+
+def _with_str_twins(metrics: dict[str, Any]) -> dict[str, Any]:
+    out = dict(metrics)
+    for name, value in metrics.items():
+        out[f"{name}_str"] = str(value)
+    return out
+
+
+async def _payload(
+    services: Services, kind: str, payload: dict[str, Any], event: Row
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    if kind == "post.create":
+        post = await services.posts.get(int(payload["post_id"]))
+        if post is None:
+            return None, None
+        data = render_post(post, POST_FIELDS, _CONTEXT)
+        if "public_metrics" in data:
+            data["public_metrics"] = _with_str_twins(data["public_metrics"])
+        return data, {"users": [await _user(services, int(post["author_id"]))]}
+    if kind == "post.delete":
+        return {"id": str(payload["post_id"]), "author_id": str(payload["author_id"])}, None
+    if kind == "like.create":
+        created = int(event["created_at"])
+        return {
+            # A 32-hex id, stable per event so receivers can dedupe.
+            "id": hashlib.md5(str(event["id"]).encode()).hexdigest(),
+            "created_at": iso_ms(created),
+            "timestamp_ms": str(created),
+            "liked_tweet_id": str(payload["post_id"]),
+            "liked_tweet_author_id": str(payload["post_author_id"]),
+        }, None
+    if kind in _FOLLOW_LIKE or kind in _ACTOR_ONLY:
+        return {
+            "source": {"data": await _user(services, int(payload["source_id"]))},
+            "target": {"data": await _user(services, int(payload["target_id"]))},
+        }, None
+    if kind.startswith("profile.update."):
+        return {"before": payload.get("before"), "after": payload.get("after")}, None
+    if kind in ("spaces.start", "spaces.end"):
+        return {
+            "user": {"data": await _user(services, int(payload["creator_id"]))},
+            "broadcast_id": str(payload["space_id"]),
+            "event_type": kind.replace(".", "_"),
+        }, None
+    if kind in ("dm.sent", "dm.received"):
+        return await _dm_payload(services, payload, event), None
+    if kind in ("dm.read", "dm.indicate_typing"):
+        sender = int(payload["sender_id"])
+        item: dict[str, Any] = {
+            "created_timestamp": str(event["created_at"]),
+            "sender_id": str(sender),
+            "dm_conversation_id": payload["dm_conversation_id"],
+        }
+        key = "direct_message_indicate_typing_events"
+        if kind == "dm.read":
+            key = "direct_message_mark_read_events"
+            item["last_read_event_id"] = str(payload.get("last_read_event_id", ""))
+        return {key: [item], "users": {str(sender): {"data": await _user(services, sender)}}}, None
+    return None, None
+
+
+async def _dm_payload(services: Services, payload: dict[str, Any], event: Row) -> dict[str, Any] | None:
+    row = await services.dms.event(int(payload["dm_event_id"]))
+    if row is None:
+        return None
+    sender = int(row["sender_id"]) if row["sender_id"] is not None else int(payload["sender_id"])
+    event_type = str(row["event_type"])
+    item: dict[str, Any] = {
+        "id": str(row["id"]),
+        "created_timestamp": str(row["created_at"]),
+        "dm_conversation_id": row["conversation_id"],
+    }
+    if event_type == "MessageCreate":
+        message: dict[str, Any] = {"text": row["text"] or ""}
+        message["entities"] = jsonio.loads(row["entities"]) if row["entities"] else {}
+        if row["attachments"]:
+            message["attachment"] = jsonio.loads(row["attachments"])
+        created: dict[str, Any] = {"sender_id": str(sender), "message_data": message}
+        if event["kind"] == "dm.received" and event["user_id"] is not None:
+            created["target"] = {"recipient_id": str(event["user_id"])}
+        item.update(type="message_create", message_create=created)
+    else:
+        # Only membership changes list who joined or left.
+        item.update(
+            type="participants_join" if event_type == "ParticipantsJoin" else "participants_leave",
+            sender_id=str(sender),
+            participant_ids=[str(p) for p in jsonio.loads(row["participant_ids"] or "[]")],
+        )
+    return {"direct_message_events": [item], "users": {str(sender): {"data": await _user(services, sender)}}}
+
+
+# ---- the persistent stream ----------------------------------------------------------------------
+
+STREAM_BATCH = 200
+STREAM_POLL_S = 0.25  # for other processes' writes; this process's commits wake the stream at once
+DEFAULT_KEEPALIVE_S = 20.0
+MAX_CONNECTIONS = 2
+_open: dict[tuple[int, int], int] = {}  # (id of the services, app id) → open connections
+
+
+def acquire_slot(services: Services, app_id: int) -> bool:
+    key = (id(services), app_id)
+    limit = services.settings.extra.get("activity_stream_connections", "")
+    if _open.get(key, 0) >= (int(limit) if limit.isdigit() else MAX_CONNECTIONS):
+        return False
+    _open[key] = _open.get(key, 0) + 1
+    return True
+
+
+def release_slot(services: Services, app_id: int) -> None:
+    key = (id(services), app_id)
+    left = _open.get(key, 0) - 1
+    if left > 0:
+        _open[key] = left
+    else:
+        _open.pop(key, None)
+
+
+class ActivityStream:
+    """The lines of one `/2/activity/stream` connection; closing it frees the app's connection slot
+    (even when the stream never started)."""
+
+    def __init__(self, services: Services, app_id: int, position: int, end_ms: int | None) -> None:
+        self._services = services
+        self._app_id = app_id
+        self._lines = _lines(services, app_id, position, end_ms)
+        self._released = False
+
+    def __aiter__(self) -> ActivityStream:
+        return self
+
+    async def __anext__(self) -> bytes:
+        return await self._lines.__anext__()
+
+    async def aclose(self) -> None:
+        try:
+            await self._lines.aclose()
+        finally:
+            if not self._released:
+                self._released = True
+                release_slot(self._services, self._app_id)
+
+
+async def _lines(services: Services, app_id: int, position: int, end_ms: int | None) -> AsyncIterator[bytes]:
+    raw = services.settings.extra.get("activity_stream_keepalive_s", "")
+    keepalive = float(raw) if raw.replace(".", "", 1).isdigit() and float(raw) > 0 else DEFAULT_KEEPALIVE_S
+    wake = asyncio.Event()
+    services.db.commit_listeners.append(wake.set)
+    loop = asyncio.get_running_loop()
+    last_write = loop.time()
+
+    def of_app(sub: Row) -> bool:
+        return int(sub["app_id"]) == app_id
+
+    try:
+        while True:
+            wake.clear()  # before reading: a commit after this point wakes the next wait
+            events = await services.events.after(position, STREAM_BATCH)
+            for event in events:
+                if end_ms is not None and int(event["created_at"]) > end_ms:
+                    return
+                position = int(event["position"])
+                for _, body in await matches(services, event, of_app):
+                    yield body + b"\r\n"
+                    last_write = loop.time()
+            if len(events) == STREAM_BATCH:
+                continue
+            if end_ms is not None and services.clock.now_ms() > end_ms:
+                return
+            idle = loop.time() - last_write
+            if idle >= keepalive:
+                yield b"\r\n"
+                last_write = loop.time()
+                idle = 0.0
+            timer = loop.call_later(min(STREAM_POLL_S, keepalive - idle), wake.set)
+            try:
+                await wake.wait()
+            finally:
+                timer.cancel()
+    finally:
+        if wake.set in services.db.commit_listeners:
+            services.db.commit_listeners.remove(wake.set)

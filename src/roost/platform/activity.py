@@ -2,6 +2,144 @@
 
 from __future__ import annotations
 
-from roost.core.operations import Operation
+from typing import Any
 
-OPERATIONS: tuple[Operation, ...] = ()
+from roost.core import errors
+from roost.core.operations import ANY_AUTH, APP, Operation, RateLimit
+from roost.core.params import CsvOf, IntRange, Param, Snowflake, Timestamp, Token
+from roost.core.pipeline import Call, Stream
+from roost.domain.activity import ActivityService
+from roost.events.xaa import ActivityStream, acquire_slot
+from roost.storage.activity import ActivityStore
+
+SUBSCRIPTION_LIMIT = RateLimit(app=500, user=500)
+STREAM_LIMIT = RateLimit(app=450)
+SUBSCRIPTION_ID = Param("subscription_id", Snowflake(), required=True, in_path=True)
+BACKFILL_MAX_MINUTES = 5
+
+
+async def create_subscription(call: Call) -> dict[str, Any]:
+    return {"data": await ActivityService(call.services).create(call.principal, call.body)}
+
+
+async def list_subscriptions(call: Call) -> dict[str, Any]:
+    params = call.params
+    return await ActivityService(call.services).listing(
+        call.principal.app_id, params.get("max_results", 100), params.get("pagination_token")
+    )
+
+
+async def update_subscription(call: Call) -> dict[str, Any]:
+    data = await ActivityService(call.services).update(
+        call.principal.app_id, call.params["subscription_id"], call.body
+    )
+    return {"data": data}
+
+
+async def delete_subscription(call: Call) -> dict[str, Any]:
+    total = await ActivityService(call.services).delete(call.principal.app_id, call.params["subscription_id"])
+    return {"data": {"deleted": True}, "meta": {"total_subscriptions": total}}
+
+
+async def delete_subscriptions(call: Call) -> dict[str, Any]:
+    return await ActivityService(call.services).delete_many(call.principal.app_id, call.params["ids"])
+
+
+async def stream(call: Call) -> Stream:
+    services, params = call.services, call.params
+    now = call.now_ms
+    start, end = params.get("start_time"), params.get("end_time")
+    if start is not None and end is not None and end <= start:
+        raise errors.invalid_request(
+            [errors.param_error("end_time", call.raw["end_time"], "end_time must be after start_time")]
+        )
+    since = start
+    if since is None and params.get("backfill_minutes"):
+        since = now - int(params["backfill_minutes"]) * 60_000
+    store = ActivityStore(services.db)
+    position = await store.max_position()
+    if since is not None:
+        before = await store.position_before(since)
+        position = position if before is None else min(before, position)
+    if not acquire_slot(services, call.principal.app_id):
+        raise errors.streaming_connection("TooManyConnections")
+    return Stream(ActivityStream(services, call.principal.app_id, position, end))
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "createActivitySubscription",
+        "POST",
+        "/2/activity/subscriptions",
+        create_subscription,
+        ANY_AUTH,
+        body=True,
+        rate_limit=SUBSCRIPTION_LIMIT,
+        tag="Activity",
+        summary="Create X activity subscription",
+    ),
+    Operation(
+        "getActivitySubscriptions",
+        "GET",
+        "/2/activity/subscriptions",
+        list_subscriptions,
+        ANY_AUTH,
+        ("tweet.read", "like.read"),  # as the official document lists them
+        params=(
+            Param("max_results", IntRange(1, 1000), default=100),
+            Param("pagination_token", Token()),
+        ),
+        rate_limit=SUBSCRIPTION_LIMIT,
+        tag="Activity",
+        summary="Get X activity subscriptions",
+    ),
+    Operation(
+        "deleteActivitySubscriptionsByIds",
+        "DELETE",
+        "/2/activity/subscriptions",
+        delete_subscriptions,
+        (APP,),
+        params=(Param("ids", CsvOf(Snowflake(), max_items=100), required=True),),
+        rate_limit=SUBSCRIPTION_LIMIT,
+        tag="Activity",
+        summary="Delete X activity subscriptions by IDs",
+    ),
+    Operation(
+        "updateActivitySubscription",
+        "PUT",
+        "/2/activity/subscriptions/{subscription_id}",
+        update_subscription,
+        (APP,),
+        params=(SUBSCRIPTION_ID,),
+        body=True,
+        rate_limit=SUBSCRIPTION_LIMIT,
+        tag="Activity",
+        summary="Update X activity subscription",
+    ),
+    Operation(
+        "deleteActivitySubscription",
+        "DELETE",
+        "/2/activity/subscriptions/{subscription_id}",
+        delete_subscription,
+        (APP,),
+        params=(SUBSCRIPTION_ID,),
+        rate_limit=SUBSCRIPTION_LIMIT,
+        tag="Activity",
+        summary="Deletes X activity subscription",
+    ),
+    Operation(
+        "activityStream",
+        "GET",
+        "/2/activity/stream",
+        stream,
+        (APP,),
+        params=(
+            Param("backfill_minutes", IntRange(0, BACKFILL_MAX_MINUTES)),
+            Param("start_time", Timestamp()),
+            Param("end_time", Timestamp()),
+        ),
+        rate_limit=STREAM_LIMIT,
+        tag="Stream",
+        summary="Activity Stream",
+    ),
+)

@@ -1,0 +1,126 @@
+"""Activity-event (XAA) subscriptions, and the event-log reads the activity stream needs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import bindparam, delete, func, select, update
+
+from roost.storage.db import Database, Executor, Row
+from roost.storage.schema import activity_subscriptions as subs
+from roost.storage.schema import events, webhooks
+from roost.storage.statements import binds, in_params, insert_all, sized
+
+_insert = insert_all(subs)
+_get = select(subs).where(subs.c.id == bindparam("id"))
+_of_app_page = (
+    select(subs)
+    .where(subs.c.app_id == bindparam("app_id"), subs.c.id > bindparam("after"))
+    .order_by(subs.c.id)
+    .limit(bindparam("limit"))
+)
+_count_of_app = select(func.count()).select_from(subs).where(subs.c.app_id == bindparam("app_id"))
+_update = (
+    update(subs)
+    .where(subs.c.id == bindparam("id"))
+    .values(tag=bindparam("tag"), webhook_id=bindparam("webhook_id"), updated_at=bindparam("updated_at"))
+)
+_delete = delete(subs).where(subs.c.id == bindparam("id"), subs.c.app_id == bindparam("app_id"))
+_duplicate = select(subs.c.id).where(
+    subs.c.app_id == bindparam("app_id"),
+    subs.c.event_type == bindparam("event_type"),
+    # NULL-safe comparisons: an absent filter part matches only another absent one.
+    func.coalesce(subs.c.filter_user_id, -1) == bindparam("user_id"),
+    func.coalesce(subs.c.filter_keyword, "") == bindparam("keyword"),
+    func.coalesce(subs.c.filter_direction, "") == bindparam("direction"),
+)
+_max_position = select(func.coalesce(func.max(events.c.position), 0))
+# The position just before the first event at or after a time (backfill); a scan, once per connection.
+_position_before_time = select(func.coalesce(func.min(events.c.position), 0)).where(
+    events.c.created_at >= bindparam("since")
+)
+
+
+@sized
+def _matching(count: int):  # type: ignore[no-untyped-def]
+    """Subscriptions of some event types filtered on one user, with their webhook's state; served by
+    ix_activity_subscriptions_match (every event roost produces names a user)."""
+    return (
+        select(subs, webhooks.c.valid.label("webhook_valid"), webhooks.c.app_id.label("webhook_app_id"))
+        .select_from(subs.outerjoin(webhooks, webhooks.c.id == subs.c.webhook_id))
+        .where(subs.c.event_type.in_(binds(count)), subs.c.filter_user_id == bindparam("user_id"))
+        .order_by(subs.c.id)
+    )
+
+
+class ActivityStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(self, subscription_id: int) -> Row | None:
+        return await self._db.fetch_one(_get, {"id": subscription_id})
+
+    async def page_of_app(self, app_id: int, after: int, limit: int) -> list[Row]:
+        return await self._db.fetch_all(_of_app_page, {"app_id": app_id, "after": after, "limit": limit})
+
+    async def count_of_app(self, app_id: int) -> int:
+        return int(await self._db.fetch_value(_count_of_app, {"app_id": app_id}) or 0)
+
+    async def matching(self, event_types: Sequence[str], user_id: int) -> list[Row]:
+        params: dict[str, Any] = in_params(list(event_types))
+        params["user_id"] = user_id
+        return await self._db.fetch_all(_matching(len(event_types)), params)
+
+    async def max_position(self) -> int:
+        return int(await self._db.fetch_value(_max_position) or 0)
+
+    async def position_before(self, since_ms: int) -> int | None:
+        """The log position to read after so that events from `since_ms` on come next (None: none yet)."""
+        first = int(await self._db.fetch_value(_position_before_time, {"since": since_ms}) or 0)
+        return first - 1 if first else None
+
+
+async def count_of_app_tx(tx: Executor, app_id: int) -> int:
+    return int(await tx.fetch_value(_count_of_app, {"app_id": app_id}) or 0)
+
+
+async def duplicate_tx(
+    tx: Executor,
+    app_id: int,
+    event_type: str,
+    user_id: int | None,
+    keyword: str | None,
+    direction: str | None,
+) -> int | None:
+    value = await tx.fetch_value(
+        _duplicate,
+        {
+            "app_id": app_id,
+            "event_type": event_type,
+            "user_id": -1 if user_id is None else user_id,
+            "keyword": keyword or "",
+            "direction": direction or "",
+        },
+    )
+    return None if value is None else int(value)
+
+
+async def insert_subscription(tx: Executor, row: dict[str, Any]) -> None:
+    await tx.execute(_insert, row)
+
+
+async def get_tx(tx: Executor, subscription_id: int) -> Row | None:
+    return await tx.fetch_one(_get, {"id": subscription_id})
+
+
+async def update_subscription(
+    tx: Executor, subscription_id: int, tag: str | None, webhook_id: int | None, updated_at: int
+) -> None:
+    await tx.execute(
+        _update, {"id": subscription_id, "tag": tag, "webhook_id": webhook_id, "updated_at": updated_at}
+    )
+
+
+async def delete_subscription(tx: Executor, app_id: int, subscription_id: int) -> bool:
+    return await tx.execute(_delete, {"id": subscription_id, "app_id": app_id}) > 0
