@@ -50,6 +50,12 @@ def main() -> None:
     metavar="KEY=VALUE",
     help="Feature setting (repeatable), e.g. allow_test_approval=1 (see docs/auth.md).",
 )
+@click.option(
+    "--strict-webhook-urls",
+    is_flag=True,
+    help="Hold loopback webhook URLs to the platform's rule too (https, no port); same as "
+    "--option strict_webhook_urls=1 (see docs/webhooks.md).",
+)
 @click.option("--log-level", default="warning", show_default=True)
 def serve(
     host: str,
@@ -61,6 +67,7 @@ def serve(
     problem_type_base: str,
     limits_file: str | None,
     options: tuple[str, ...],
+    strict_webhook_urls: bool,
     log_level: str,
 ) -> None:
     """Start the server (SQLite and the demo dataset by default)."""
@@ -78,7 +85,7 @@ def serve(
         rate_limits=not no_rate_limits,
         problem_type_base=problem_type_base,
         limits=json.loads(Path(limits_file).read_text(encoding="utf-8")) if limits_file else {},
-        extra=_key_values(options),
+        extra=_key_values(options) | ({"strict_webhook_urls": "1"} if strict_webhook_urls else {}),
     )
 
     async def announce(state: ServerState) -> None:
@@ -94,8 +101,64 @@ def serve(
         sys.stdout.flush()
 
     app = RoostApp(settings, on_ready=announce)
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on", access_log=False)
+    # Open activity streams never end by themselves: give them a few seconds at shutdown, then close.
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        lifespan="on",
+        access_log=False,
+        timeout_graceful_shutdown=3,
+    )
     uvicorn.Server(config).run()
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8090, show_default=True, type=int)
+@click.option(
+    "--consumer-secret",
+    envvar="ROOST_CONSUMER_SECRET",
+    required=True,
+    help="The app's consumer secret (or ROOST_CONSUMER_SECRET): signs CRC answers, checks signatures.",
+)
+@click.option(
+    "--brand",
+    type=click.Choice(["twitter", "x", "service"]),
+    default="twitter",
+    show_default=True,
+    help="Signature header to check: x-twitter-webhooks-signature (twitter, x) or "
+    "x-service-webhooks-signature (service).",
+)
+@click.option(
+    "--fail-status", type=click.IntRange(100, 599), default=None, help="Answer every request with N."
+)
+@click.option(
+    "--delay", type=click.FloatRange(0, 120), default=0.0, help="Seconds to wait before each answer."
+)
+@click.option("--wrong-token", is_flag=True, help="Answer CRC checks with a wrong response_token.")
+def receiver(
+    host: str,
+    port: int,
+    consumer_secret: str,
+    brand: str,
+    fail_status: int | None,
+    delay: float,
+    wrong_token: bool,
+) -> None:
+    """Run a local webhook receiver: answers CRC checks, verifies signatures and prints each event as
+    one JSON line; failure modes switchable at runtime with POST /_receiver/mode."""
+    from roost.receiver import Mode, ReceiverState, run
+
+    mode = Mode(
+        status=None if fail_status in (None, 200) else fail_status, delay=delay, wrong_token=wrong_token
+    )
+    state = ReceiverState(
+        consumer_secret=consumer_secret, brand="service" if brand == "service" else "twitter"
+    )
+    state.mode = mode
+    run(host, port, state)
 
 
 def _key_values(options: tuple[str, ...]) -> dict[str, str]:

@@ -1,13 +1,16 @@
 """A webhook receiver on 127.0.0.1 for tests: answers CRC checks and records deliveries.
 
 `mode` steers the CRC answer: "ok" (the right token for `secret`), "wrong" (a 200 with a bad token),
-"redirect" (302) or "error" (500). The first `fail_posts` POSTs are answered with 500.
+"redirect" (302), "error" (500), "client-error" (404) or "close" (the connection is closed without an
+answer); `crc_delay` (seconds) delays every CRC answer (for timeouts). The first `fail_posts` POSTs
+are answered with 500.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -20,6 +23,7 @@ class Receiver:
     def __init__(self, secret: str) -> None:
         self.secret = secret
         self.mode = "ok"
+        self.crc_delay = 0.0
         self.fail_posts = 0
         self.tokens: list[str] = []
         self.posts: list[dict[str, Any]] = []
@@ -29,7 +33,16 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 token = parse_qs(urlsplit(self.path).query).get("crc_token", [""])[0]
-                receiver.tokens.append(token)
+                if receiver.crc_delay:
+                    time.sleep(receiver.crc_delay)
+                with receiver.lock:
+                    receiver.tokens.append(token)
+                if receiver.mode == "close":
+                    self.close_connection = True
+                    return
+                if receiver.mode == "client-error":
+                    self._json(404, {"error": "not here"})
+                    return
                 if receiver.mode == "redirect":
                     self.send_response(302)
                     self.send_header("Location", "https://example.com/")
@@ -74,6 +87,10 @@ class Receiver:
 
     def url(self, path: str | None = None) -> str:
         return f"http://127.0.0.1:{self.port}/{path or 'hook-' + uuid.uuid4().hex[:8]}"
+
+    def crc_count(self) -> int:
+        with self.lock:
+            return len(self.tokens)
 
     def received(self, path: str) -> list[dict[str, Any]]:
         with self.lock:

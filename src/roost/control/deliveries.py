@@ -27,6 +27,7 @@ def render_delivery(row: Row) -> dict[str, Any]:
         "event_id": str(row["event_id"]),
         "event_position": int(row["event_position"]),
         "for_user_id": str(row["for_user_id"]),
+        "route": row["route"],
         "state": row["state"],
         "attempts": int(row["attempts"]),
         "next_attempt_at": _iso(row["next_attempt_at"]),

@@ -361,3 +361,15 @@ def streaming_connection(connection_issue: str) -> ApiError:
 def webhook_failure(reason: str, detail: str) -> ApiError:
     """Webhook and account-activity refusals: 400 invalid-request, `"<Reason>: <details>"` as message."""
     return invalid_request([{"message": f"{reason}: {detail}"}])
+
+
+def replay_conflict(webhook_id: int) -> ApiError:
+    """A second replay job for a webhook while one runs: the `conflict` problem (SPEC159's
+    ConflictProblem, "a new job cannot be created while one is in progress"), 409, with the legacy
+    reason `ReplayConflictError` leading the detail."""
+    return conflict(f"ReplayConflictError: A replay job is already running for webhook {webhook_id}")
+
+
+def replay_param_invalid(detail: str) -> ApiError:
+    """Replay date refusals: 400 invalid-request, `"QueryParamInvalid: <details>"` as message."""
+    return webhook_failure("QueryParamInvalid", detail)

@@ -9,14 +9,18 @@ default 3) and `strict_webhook_urls` ("1": loopback receivers must follow the pl
 from __future__ import annotations
 
 import ipaddress
+import re
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 from roost.auth.principals import Principal
 from roost.core import errors
 from roost.core.clock import iso_ms
-from roost.events.crc import run_crc
+from roost.events import replay
+from roost.events.crc import judge, reply_limit, run_crc
 from roost.services import Services
+from roost.storage import replays
 from roost.storage import webhooks as rows
 from roost.storage.db import Executor, Row
 from roost.storage.events import append_event
@@ -26,6 +30,10 @@ DEFAULT_WEBHOOK_LIMIT = 1
 DEFAULT_SUBSCRIPTION_LIMIT = 3
 DM_LEVEL = "read-write-directmessages"
 WEBHOOK_FIELDS = ("created_at", "id", "url", "valid")
+REPLAY_WINDOW_MS = 24 * 3600 * 1000
+MINUTE_MS = 60_000
+_REPLAY_DATE = re.compile(r"[0-9]{12}")
+_WEBHOOK_ID = re.compile(r"[0-9]{1,19}")
 
 
 def is_loopback_host(host: str) -> bool:
@@ -73,6 +81,17 @@ def render_webhook(row: Row, fields: frozenset[str] | None = None) -> dict[str, 
     return {name: value for name, value in full.items() if name in fields or name == "id"}
 
 
+def parse_replay_date(name: str, raw: Any) -> int:
+    """Epoch ms of a `yyyymmddhhmm` UTC date."""
+    if not isinstance(raw, str) or _REPLAY_DATE.fullmatch(raw) is None:
+        raise errors.replay_param_invalid(f"{name} must be a UTC date in yyyymmddhhmm format")
+    try:
+        moment = datetime.strptime(raw, "%Y%m%d%H%M").replace(tzinfo=UTC)
+    except ValueError:
+        raise errors.replay_param_invalid(f"{name} is not a valid date: {raw}") from None
+    return int(moment.timestamp()) * 1000
+
+
 def _invalid_id(webhook_id: int) -> errors.ApiError:
     return errors.webhook_failure("WebhookIdInvalid", f"Webhook id {webhook_id} is not valid for this app")
 
@@ -91,7 +110,12 @@ class WebhookService:
         return str(app["consumer_secret"])
 
     async def _crc(self, app_id: int, url: str) -> Any:
-        return await run_crc(url, await self._consumer_secret(app_id), self.s.tokens.token(32))
+        return await run_crc(
+            url,
+            await self._consumer_secret(app_id),
+            self.s.tokens.token(32),
+            reply_limit(self.s.settings.extra),
+        )
 
     async def _event(
         self, tx: Executor, kind: str, user_id: int | None, object_id: int, **payload: Any
@@ -162,18 +186,76 @@ class WebhookService:
             await self._event(tx, "webhook.delete", None, webhook_id, app_id=app_id)
 
     async def revalidate(self, app_id: int, webhook_id: int) -> bool:
-        """Run a CRC: a pass marks the webhook valid, a definite failure invalid; a transient failure
-        leaves the state alone (the 28-hour rule decides). Answers the state after the attempt."""
+        """Run a CRC: a pass marks the webhook valid (re-enabling it), a definite failure invalid; a
+        transient failure leaves the state alone unless the 28-hour rule applies. Answers the state
+        after the attempt."""
         row = await self.owned(app_id, webhook_id)
+        await self.s.webhooks.mark_crc_attempted(webhook_id, self.s.clock.now_ms())
         outcome = await self._crc(app_id, str(row["url"]))
-        valid = bool(row["valid"])
-        if outcome.passed:
-            valid = True
-            await self.s.webhooks.set_validity(webhook_id, True, self.s.clock.now_ms())
-        elif outcome.definite:
-            valid = False
-            await self.s.webhooks.set_validity(webhook_id, False, row["validated_at"])
+        current = await self.s.webhooks.get(webhook_id)
+        if current is None:  # deleted while the CRC was out
+            raise _invalid_id(webhook_id)
+        valid, validated_at = judge(
+            outcome,
+            bool(current["valid"]),
+            current["validated_at"],
+            int(current["created_at"]),
+            self.s.clock.now_ms(),
+        )
+        await self.s.webhooks.record_crc(webhook_id, valid, validated_at)
         return valid
+
+    # ---- replay -------------------------------------------------------------------------------
+
+    async def replay_from_body(self, app_id: int, body: Any) -> dict[str, Any]:
+        """`POST /2/webhooks/replay`: JSON {webhook_id, from_date, to_date}; to_date inclusive."""
+        if not isinstance(body, dict):
+            raise errors.invalid_body("$: object expected")
+        for name in ("webhook_id", "from_date", "to_date"):
+            if name not in body:
+                raise errors.invalid_body(f"$.{name}: is missing but it is required")
+        raw_id = body["webhook_id"]
+        if not isinstance(raw_id, str) or _WEBHOOK_ID.fullmatch(raw_id) is None:
+            raise errors.invalid_body("$.webhook_id: does not match the regex pattern ^[0-9]{1,19}$")
+        return await self.replay(app_id, int(raw_id), body["from_date"], body["to_date"], True)
+
+    async def replay(
+        self, app_id: int, webhook_id: int, from_raw: Any, to_raw: Any, to_inclusive: bool
+    ) -> dict[str, Any]:
+        """Create a replay job. Checks, in order: date format, the webhook belongs to the app,
+        from_date no older than 24 hours, neither date in the future, from_date ≤ to_date, no other
+        job running for the webhook."""
+        from_ms = parse_replay_date("from_date", from_raw)
+        to_ms = parse_replay_date("to_date", to_raw)
+        await self.owned(app_id, webhook_id)
+        now = self.s.clock.now_ms()
+        # Minute precision: the minute that holds "24 hours ago" is still inside the window.
+        if from_ms + MINUTE_MS <= now - REPLAY_WINDOW_MS:
+            raise errors.replay_param_invalid("from_date must be within the last 24 hours")
+        if from_ms > now:
+            raise errors.replay_param_invalid("from_date must not be in the future")
+        if to_ms > now:
+            raise errors.replay_param_invalid("to_date must not be in the future")
+        if from_ms > to_ms:
+            raise errors.replay_param_invalid("from_date must not be after to_date")
+        # The end of the window, exclusive; never later than the job itself.
+        end_ms = min(to_ms + MINUTE_MS if to_inclusive else to_ms, now + 1)
+        job = {
+            "id": self.s.ids.next_id(),
+            "webhook_id": webhook_id,
+            "app_id": app_id,
+            "from_ms": from_ms,
+            "to_ms": end_ms,
+            "state": "running",
+            "created_at": now,
+            "finished_at": None,
+        }
+        async with self.s.db.transaction() as tx:
+            if await replays.running_of_webhook_tx(tx, webhook_id) is not None:
+                raise errors.replay_conflict(webhook_id)
+            await replays.insert_job(tx, job)
+        replay.poke(self.s)
+        return {"job_id": str(job["id"]), "created_at": iso_ms(now)}
 
     # ---- account activity subscriptions ------------------------------------------------------
 

@@ -2,6 +2,10 @@
 
 The platform sends `GET <url>?crc_token=<random>`; the receiver proves control of the URL by answering
 200 with `{"response_token": "sha256=" + base64(HMAC-SHA256(consumer secret, crc_token))}`.
+
+Outcomes follow the webhook state table: a pass makes the webhook valid; a 2XX with a wrong token, any
+3XX (never followed) or a TLS error is a definite failure (invalid at once); a 4XX, 5XX, timeout or
+closed connection is transient (invalid only after 28 hours without a successful validation).
 """
 
 from __future__ import annotations
@@ -9,11 +13,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import ssl
 from dataclasses import dataclass
 
 import httpx
 
 REPLY_LIMIT_S = 10.0
+# A webhook failing transiently stays valid until this long after its last successful validation
+# (24 hours plus the 4-hour grace period).
+TRANSIENT_LIMIT_MS = 28 * 3600 * 1000
 
 
 def signature(consumer_secret: str, message: str | bytes) -> str:
@@ -21,6 +29,15 @@ def signature(consumer_secret: str, message: str | bytes) -> str:
     raw = message.encode() if isinstance(message, str) else message
     digest = hmac.new(consumer_secret.encode(), raw, hashlib.sha256).digest()
     return "sha256=" + base64.b64encode(digest).decode("ascii")
+
+
+def reply_limit(extra: dict[str, str]) -> float:
+    """The CRC reply deadline: the feature setting `crc_timeout_seconds`, else 10 s (the v2 docs)."""
+    try:
+        value = float(extra.get("crc_timeout_seconds", ""))
+    except ValueError:
+        return REPLY_LIMIT_S
+    return value if 0 < value <= 60 else REPLY_LIMIT_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +49,20 @@ class CrcOutcome:
     detail: str
 
 
+def _is_tls_error(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ssl.SSLError | ssl.CertificateError):
+            return True
+        text = str(current)
+        if "SSL" in text or "certificate" in text.lower() or "TLS" in text:
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 async def run_crc(
     url: str, consumer_secret: str, crc_token: str, timeout_s: float = REPLY_LIMIT_S
 ) -> CrcOutcome:
@@ -39,13 +70,13 @@ async def run_crc(
     try:
         async with httpx.AsyncClient(timeout=timeout_s, follow_redirects=False, trust_env=False) as client:
             response = await client.get(url, params={"crc_token": crc_token})
-    except httpx.ConnectError as exc:
-        if "SSL" in str(exc) or "certificate" in str(exc).lower():
-            return CrcOutcome(False, True, "TLS handshake failed")
-        return CrcOutcome(False, False, "Could not connect to the URL")
     except httpx.TimeoutException:
-        return CrcOutcome(False, False, f"Response not received within {int(timeout_s)} seconds")
-    except httpx.HTTPError:
+        return CrcOutcome(False, False, f"Response not received within {timeout_s:g} seconds")
+    except httpx.HTTPError as exc:
+        if _is_tls_error(exc):
+            return CrcOutcome(False, True, "TLS handshake with the URL failed during CRC")
+        if isinstance(exc, httpx.ConnectError):
+            return CrcOutcome(False, False, "Could not connect to the URL")
         return CrcOutcome(False, False, "Connection closed before a response was received")
     status = response.status_code
     if 300 <= status < 400:
@@ -61,3 +92,17 @@ async def run_crc(
             False, True, "URL returned bad response during CRC with error: Invalid `response_token`"
         )
     return CrcOutcome(True, False, "")
+
+
+def judge(
+    outcome: CrcOutcome, valid: bool, validated_at: int | None, created_at: int, now_ms: int
+) -> tuple[bool, int | None]:
+    """The webhook's (valid, validated_at) after a CRC, by the state table."""
+    if outcome.passed:
+        return True, now_ms
+    if outcome.definite:
+        return False, validated_at
+    last = validated_at if validated_at is not None else created_at
+    if now_ms - last > TRANSIENT_LIMIT_MS:
+        return False, validated_at
+    return valid, validated_at

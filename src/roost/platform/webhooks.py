@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from roost.core.operations import APP, USER_AUTH, Operation, RateLimit
-from roost.core.params import EnumSet, Param, Snowflake
+from roost.core.params import EnumSet, Kind, Param, Snowflake
 from roost.core.pipeline import Call
 from roost.domain.webhooks import WEBHOOK_FIELDS, WebhookService
 
@@ -38,6 +38,29 @@ async def delete_webhook(call: Call) -> dict[str, Any]:
 async def validate_webhook(call: Call) -> dict[str, Any]:
     valid = await WebhookService(call.services).revalidate(call.principal.app_id, call.params["webhook_id"])
     return {"data": {"valid": valid}}
+
+
+class ReplayDate(Kind):
+    """A `yyyymmddhhmm` UTC date; checked by the replay rule itself (its own QueryParamInvalid reason)."""
+
+    openapi: ClassVar[dict[str, Any]] = {"type": "string", "pattern": "^[0-9]{12}$"}
+
+
+async def create_replay(call: Call) -> dict[str, Any]:
+    # 2.167 and the docs wrap the job in `data` (2.159 puts it at the top level).
+    return {"data": await WebhookService(call.services).replay_from_body(call.principal.app_id, call.body)}
+
+
+async def create_replay_deprecated(call: Call) -> dict[str, Any]:
+    """The account-activity replay (2.159 only; deprecated for `/2/webhooks/replay`): query dates with
+    `to_date` exclusive, and the job at the top level as 2.159's ReplayJobCreateResponse has it."""
+    return await WebhookService(call.services).replay(
+        call.principal.app_id,
+        call.params["webhook_id"],
+        call.params["from_date"],
+        call.params["to_date"],
+        to_inclusive=False,
+    )
 
 
 # ---- account activity ---------------------------------------------------------------------------
@@ -77,13 +100,13 @@ async def subscription_count(call: Call) -> dict[str, Any]:
 def _webhook_op(
     operation_id: str, method: str, path: str, handler: Any, summary: str, **extra: Any
 ) -> Operation:
+    extra.setdefault("rate_limit", WEBHOOK_LIMIT)
     return Operation(
         operation_id,
         method,
         path,
         handler,
         (APP,),
-        rate_limit=WEBHOOK_LIMIT,
         tag="Webhooks",
         summary=summary,
         **extra,
@@ -131,6 +154,29 @@ OPERATIONS = (
         validate_webhook,
         "Validate webhook",
         params=(WEBHOOK_ID,),
+    ),
+    _webhook_op(
+        "createWebhookReplayJob",
+        "POST",
+        "/2/webhooks/replay",
+        create_replay,
+        "Create replay job for webhook",
+        body=True,
+        rate_limit=RateLimit(app=100),
+    ),
+    _activity_op(
+        "createAccountActivityReplayJob",
+        "POST",
+        "/2/account_activity/replay/webhooks/{webhook_id}/subscriptions/all",
+        create_replay_deprecated,
+        "Create replay job",
+        auth=(APP,),
+        params=(
+            WEBHOOK_ID,
+            Param("from_date", ReplayDate(), required=True),
+            Param("to_date", ReplayDate(), required=True),
+        ),
+        rate_limit=RateLimit(app=100),
     ),
     _activity_op(
         "createAccountActivitySubscription",

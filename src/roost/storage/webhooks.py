@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import aaa_subscriptions, webhooks
@@ -27,6 +27,31 @@ _set_validity = (
     update(webhooks)
     .where(webhooks.c.id == bindparam("id"))
     .values(valid=bindparam("valid"), validated_at=bindparam("validated_at"))
+)
+_set_crc_attempted = (
+    update(webhooks)
+    .where(webhooks.c.id == bindparam("id"))
+    .values(crc_attempted_at=bindparam("crc_attempted_at"))
+)
+_record_crc = (
+    update(webhooks)
+    .where(webhooks.c.id == bindparam("id"))
+    .values(valid=bindparam("valid"), validated_at=bindparam("validated_at"))
+)
+# Valid webhooks not validated since `validated_before` whose last CRC attempt is older than
+# `attempted_before` (or that never had one).
+_crc_due = (
+    select(webhooks)
+    .where(
+        webhooks.c.valid == 1,
+        or_(webhooks.c.validated_at.is_(None), webhooks.c.validated_at <= bindparam("validated_before")),
+        or_(
+            webhooks.c.crc_attempted_at.is_(None),
+            webhooks.c.crc_attempted_at <= bindparam("attempted_before"),
+        ),
+    )
+    .order_by(webhooks.c.id)
+    .limit(bindparam("limit"))
 )
 
 _subscription = select(aaa_subscriptions).where(
@@ -70,6 +95,24 @@ class WebhookStore:
             await tx.execute(
                 _set_validity, {"id": webhook_id, "valid": int(valid), "validated_at": validated_at}
             )
+
+    async def mark_crc_attempted(self, webhook_id: int, at_ms: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(_set_crc_attempted, {"id": webhook_id, "crc_attempted_at": at_ms})
+
+    async def record_crc(self, webhook_id: int, valid: bool, validated_at: int | None) -> None:
+        """The state after a CRC (a no-op when the webhook was deleted meanwhile)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                _record_crc, {"id": webhook_id, "valid": int(valid), "validated_at": validated_at}
+            )
+
+    async def crc_due(self, validated_before: int, attempted_before: int, limit: int = 100) -> list[Row]:
+        """Valid webhooks due for a scheduled CRC."""
+        return await self._db.fetch_all(
+            _crc_due,
+            {"validated_before": validated_before, "attempted_before": attempted_before, "limit": limit},
+        )
 
 
 async def count_of_project_tx(tx: Executor, project_id: int) -> int:

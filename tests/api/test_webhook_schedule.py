@@ -1,0 +1,259 @@
+"""Scheduled CRC checks and the webhook state table, against real loopback receivers and the clock.
+
+| from  | by                 | condition                                         | to      |
+| valid | scheduled CRC      | 2XX with a wrong token / 3XX / TLS error          | invalid |
+| valid | scheduled CRC      | transient (4XX, 5XX, timeout, closed) for > 28 h  | invalid |
+| inval | PUT /2/webhooks/id | CRC passes                                        | valid   |
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from tests.api.helpers import User, bearer, create_ok, new_user
+from tests.support.client import Api
+from tests.support.receiver import Receiver
+from tests.support.server import LiveServer
+
+from roost.storage import webhooks as webhook_rows
+
+HOUR = 3600
+CRC_TIMEOUT = 0.4
+
+
+# A server of this module's own: the tests move its clock by days.
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    extra = {"webhook_limit": "20", "subscription_limit": "100", "crc_timeout_seconds": str(CRC_TIMEOUT)}
+    live = LiveServer(tag="schedule", rate_limits=False, extra=extra)
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def credentials(server: LiveServer) -> dict[str, Any]:
+    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
+
+
+@pytest.fixture()
+def receiver(credentials: dict[str, Any]) -> Iterator[Receiver]:
+    live = Receiver(credentials["consumer_secret"])
+    yield live
+    live.close()
+
+
+@pytest.fixture(autouse=True)
+def clean(api: Api) -> Iterator[None]:
+    yield
+    for hook in api.get("/2/webhooks", conform=False).json()["data"]:
+        api.delete(f"/2/webhooks/{hook['id']}")
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+def advance(api: Api, seconds: float) -> None:
+    response = api.http.post("/_roost/clock", json={"advance_seconds": seconds})
+    assert response.status_code == 200, response.text
+    assert response.json()["now"].endswith("Z")
+
+
+def make_hook(api: Api, receiver: Receiver) -> dict[str, Any]:
+    response = api.post("/2/webhooks", json={"url": receiver.url()}, conform=False)
+    assert response.status_code == 200, response.text
+    hook: dict[str, Any] = response.json()["data"]
+    return hook
+
+
+def is_valid(api: Api, webhook_id: str) -> bool:
+    hooks = api.get("/2/webhooks", conform=False).json()["data"]
+    [hook] = [hook for hook in hooks if hook["id"] == webhook_id]
+    return bool(hook["valid"])
+
+
+def stored(server: LiveServer, webhook_id: str) -> dict[str, Any]:
+    assert server.app.state is not None
+    row = server.run(server.app.state.services.webhooks.get(int(webhook_id)))
+    assert row is not None
+    return dict(row)
+
+
+def crcs_after(receiver: Receiver, count: int, timeout: float = 5.0) -> int:
+    """Wait until the receiver has answered more than `count` CRCs; the new total."""
+    wait_for(lambda: receiver.crc_count() > count, timeout)
+    return receiver.crc_count()
+
+
+def quiet(receiver: Receiver, count: int, seconds: float = 1.2) -> bool:
+    """No CRC beyond `count` for a while (the scheduler looks at least once a second)."""
+    time.sleep(seconds)
+    return receiver.crc_count() == count
+
+
+def subscribe(api: Api, webhook_id: str, user: User) -> None:
+    path = f"/2/account_activity/webhooks/{webhook_id}/subscriptions/all"
+    response = api.post(path, auth="none", headers=bearer(user), json={})
+    assert response.status_code == 200, response.text
+
+
+# ---- the cadence ------------------------------------------------------------------------------
+
+
+def test_valid_webhook_is_not_rechecked_within_24_hours(api: Api, receiver: Receiver) -> None:
+    make_hook(api, receiver)
+    assert receiver.crc_count() == 1  # the creation check
+    advance(api, 23 * HOUR)
+    assert quiet(receiver, 1)
+    advance(api, HOUR + 60)  # 24 h and a minute since the last validation
+    assert crcs_after(receiver, 1) == 2
+    advance(api, 10 * 60)  # validated just now: nothing more for another day
+    assert quiet(receiver, 2)
+
+
+def test_failing_checks_repeat_every_30_minutes(api: Api, receiver: Receiver) -> None:
+    hook = make_hook(api, receiver)
+    receiver.mode = "error"
+    advance(api, 24 * HOUR + 60)
+    assert crcs_after(receiver, 1) == 2
+    advance(api, 20 * 60)
+    assert quiet(receiver, 2)  # the last attempt was 20 minutes ago
+    advance(api, 11 * 60)
+    assert crcs_after(receiver, 2) == 3
+    assert is_valid(api, hook["id"])
+
+
+def test_put_records_the_attempt(api: Api, receiver: Receiver, server: LiveServer) -> None:
+    hook = make_hook(api, receiver)
+    advance(api, 60)
+    before = stored(server, hook["id"])
+    response = api.request("PUT", f"/2/webhooks/{hook['id']}")
+    assert response.status_code == 200 and response.json() == {"data": {"valid": True}}
+    after = stored(server, hook["id"])
+    assert after["crc_attempted_at"] > before["crc_attempted_at"]
+    assert after["validated_at"] > before["validated_at"]
+
+
+# ---- definite failures: invalid at once -------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["wrong", "redirect"])
+def test_definite_failure_invalidates_at_once(api: Api, receiver: Receiver, mode: str) -> None:
+    hook = make_hook(api, receiver)
+    receiver.mode = mode
+    advance(api, 24 * HOUR + 60)
+    crcs_after(receiver, 1)
+    assert wait_for(lambda: not is_valid(api, hook["id"]))
+
+
+def test_tls_error_invalidates_at_once(api: Api, receiver: Receiver, server: LiveServer) -> None:
+    # An https URL served by a plain-HTTP receiver: the handshake fails. Such a webhook could never
+    # pass its creation check, so it is stored directly as if it had been valid 25 hours ago.
+    template = stored(server, make_hook(api, receiver)["id"])
+    assert server.app.state is not None
+    services = server.app.state.services
+    webhook_id = services.ids.next_id()
+    now = services.clock.now_ms()
+    row = {
+        "id": webhook_id,
+        "app_id": template["app_id"],
+        "project_id": template["project_id"],
+        "url": f"https://127.0.0.1:{receiver.port}/tls",
+        "valid": 1,
+        "created_at": now - 30 * HOUR * 1000,
+        "validated_at": now - 25 * HOUR * 1000,
+        "crc_attempted_at": None,
+    }
+
+    async def insert() -> None:
+        async with services.db.transaction() as tx:
+            await webhook_rows.insert_webhook(tx, row)
+
+    server.run(insert())
+    advance(api, 1)
+    assert wait_for(lambda: not is_valid(api, str(webhook_id)))
+    assert stored(server, str(webhook_id))["crc_attempted_at"] is not None
+
+
+# ---- transient failures: the 28-hour rule -----------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["error", "client-error", "close", "timeout"])
+def test_transient_failures_invalidate_after_28_hours(
+    api: Api, receiver: Receiver, server: LiveServer, mode: str
+) -> None:
+    hook = make_hook(api, receiver)
+    if mode == "timeout":
+        receiver.crc_delay = CRC_TIMEOUT + 0.6
+    else:
+        receiver.mode = mode
+    advance(api, 24 * HOUR + 60)
+    count = crcs_after(receiver, 1)
+    time.sleep(CRC_TIMEOUT + 0.3)
+    assert is_valid(api, hook["id"])
+    advance(api, 3 * HOUR - 120)  # 27 h since the last validation
+    count = crcs_after(receiver, count)
+    time.sleep(CRC_TIMEOUT + 0.3)
+    assert is_valid(api, hook["id"])
+    advance(api, HOUR + 120)  # 28 h and a minute
+    crcs_after(receiver, count)
+    assert wait_for(lambda: not is_valid(api, hook["id"]))
+    assert stored(server, hook["id"])["validated_at"] is not None  # the last pass is kept
+
+
+def test_a_passing_check_within_28_hours_keeps_it_valid(api: Api, receiver: Receiver) -> None:
+    hook = make_hook(api, receiver)
+    receiver.mode = "error"
+    advance(api, 24 * HOUR + 60)
+    count = crcs_after(receiver, 1)
+    receiver.mode = "ok"
+    advance(api, 3 * HOUR)
+    crcs_after(receiver, count)
+    time.sleep(0.3)
+    receiver.mode = "error"
+    advance(api, 2 * HOUR)  # 29 h since creation, but 2 h since the last pass: not checked at all
+    assert is_valid(api, hook["id"])
+
+
+# ---- an invalid webhook, and the way back ------------------------------------------------------
+
+
+def test_invalid_webhook_gets_no_events_until_a_passing_put(api: Api, receiver: Receiver) -> None:
+    hook = make_hook(api, receiver)
+    path = urlsplit(hook["url"]).path
+    user = new_user(api)
+    subscribe(api, hook["id"], user)
+    receiver.mode = "wrong"
+    advance(api, 24 * HOUR + 60)
+    assert wait_for(lambda: not is_valid(api, hook["id"]))
+
+    create_ok(api, user)
+    time.sleep(0.8)
+    assert receiver.received(path) == []
+    count = receiver.crc_count()
+    advance(api, 2 * HOUR)
+    assert quiet(receiver, count)  # invalid webhooks are not scheduled
+
+    response = api.request("PUT", f"/2/webhooks/{hook['id']}")
+    assert response.status_code == 200 and response.json() == {"data": {"valid": False}}
+    receiver.mode = "ok"
+    response = api.request("PUT", f"/2/webhooks/{hook['id']}")
+    assert response.status_code == 200 and response.json() == {"data": {"valid": True}}
+    assert is_valid(api, hook["id"])
+
+    post = create_ok(api, user)
+    got = wait_for(lambda: receiver.received(path))
+    assert len(got) == 1
+    assert json.loads(got[0]["raw"])["tweet_create_events"][0]["id_str"] == post["id"]
