@@ -132,6 +132,23 @@ def test_post_events_reach_the_webhook_signed(
     assert len(rows) == 2 and {sub["subscription_id"], gone["subscription_id"]}
 
 
+def test_mentions_reach_post_mention_create_subscriptions(api: Api, receiver: Receiver) -> None:
+    author, mentioned = new_user(api), new_user(api)
+    hook = make_hook(api, receiver)
+    body = {"event_type": "post.mention.create", "filter": {"user_id": mentioned["id"]}}
+    sub = subscribe(api, {**body, "webhook_id": hook["id"]})
+    create_ok(api, author, {"text": "no mention here"})
+    post = create_ok(api, author, {"text": f"hello @{mentioned['username']}"})
+    got = wait_for(lambda: envelopes(receiver, hook))
+    assert len(got) == 1
+    data = got[0]["data"]
+    assert data["event_type"] == "post.mention.create"
+    assert data["filter"] == {"user_id": mentioned["id"]}
+    assert data["payload"]["id"] == post["id"] and data["payload"]["author_id"] == author["id"]
+    rows = api.http.get("/_roost/deliveries", params={"webhook_id": hook["id"]}).json()["data"]
+    assert [row["route"] for row in rows] == [f"xaa:{sub['subscription_id']}"]
+
+
 def test_protected_posts_are_never_delivered(api: Api, receiver: Receiver) -> None:
     author = new_user(api, protected=True)
     hook = make_hook(api, receiver)

@@ -22,6 +22,7 @@ from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
 from roost.events.outgoing import Outgoing
 from roost.services import Services
+from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.db import Row
 
@@ -118,6 +119,10 @@ async def matches(
         targets = routes(kind, payload, user_id)
     except (KeyError, TypeError, ValueError):
         return []  # a row not following the conventions is skipped, never fatal to the dispatcher
+    if kind == "post.create":
+        # post.mention.create: the same post, for subscriptions on each user it mentions.
+        for mentioned in await AaaStore(services.db).mentioned_user_ids(int(payload["post_id"])):
+            targets.append((("post.mention.create",), mentioned, None))
     if not targets:
         return []
     if kind.startswith("post.") and int(payload["author_id"]) in await services.users.protected_ids():
