@@ -254,3 +254,23 @@ def test_deliveries_resume_after_a_reset(api: Api, receiver: Receiver) -> None:
     got = wait_for(lambda: receiver.received(path_of(hook)))
     envelope = json.loads(got[0]["raw"])
     assert envelope["tweet_create_events"][0]["id_str"] == post["id"]
+
+
+def test_service_brand_signs_with_its_own_header(receiver: Receiver) -> None:
+    live = LiveServer(tag="deliveries-brand", rate_limits=False, brand="service").start()
+    try:
+        creds = httpx.get(live.base_url + "/_roost/credentials", timeout=30).json()
+        receiver.secret = creds["consumer_secret"]
+        api = Api(live.base_url, creds)
+        hook = make_hook(api, receiver)
+        user = new_user(api)
+        subscribe(api, hook["id"], user)
+        create_ok(api, user)
+        [got] = wait_for(lambda: receiver.received(path_of(hook)))
+        raw: bytes = got["raw"]
+        digest = hmac.new(creds["consumer_secret"].encode(), raw, hashlib.sha256).digest()
+        assert got["headers"]["x-service-webhooks-signature"] == "sha256=" + base64.b64encode(digest).decode()
+        assert SIGNATURE_HEADER not in got["headers"]
+        api.close()
+    finally:
+        live.stop()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from roost.core.operations import Operation
-from roost.platform import activity, dms, media, social, tweets, users, webhooks
+from roost.platform import activity, dms, media, social, stream, tweets, users, webhooks
 
 
 def all_operations() -> list[Operation]:
@@ -15,4 +15,5 @@ def all_operations() -> list[Operation]:
         *webhooks.OPERATIONS,
         *social.OPERATIONS,
         *activity.OPERATIONS,
+        *stream.OPERATIONS,
     ]

@@ -435,3 +435,17 @@ replay_jobs = Table(
     Column("finished_at", BigInteger),
     Index("ix_replay_jobs_webhook", "webhook_id", "state"),
 )
+
+# Filtered-stream rules: owned by an app (counted per app and per project, the caps' two levels).
+stream_rules = Table(
+    "stream_rules",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=False),
+    Column("app_id", BigInteger, nullable=False),
+    Column("project_id", BigInteger, nullable=False),
+    Column("value", Text, nullable=False),
+    Column("tag", Text),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_stream_rules_app", "app_id", "id"),
+    Index("ix_stream_rules_project", "project_id"),
+)
