@@ -13,6 +13,8 @@ import click
 
 from roost.config import Settings
 
+KEEP_ALIVE_S = 75  # seconds an idle client connection stays open
+
 
 @click.group()
 @click.version_option(package_name="roost")
@@ -110,6 +112,9 @@ def serve(
         lifespan="on",
         access_log=False,
         timeout_graceful_shutdown=3,
+        # Clients keep connections in pools for a while; a short server keep-alive races with their
+        # reuse and turns into "server disconnected" errors on POSTs they will not retry.
+        timeout_keep_alive=KEEP_ALIVE_S,
     )
     uvicorn.Server(config).run()
 

@@ -15,6 +15,7 @@ from typing import Any
 import uvicorn
 
 from roost.app import RoostApp
+from roost.cli import KEEP_ALIVE_S
 from roost.config import Settings
 
 PG_ENV = "ROOST_TEST_DATABASE_URL"
@@ -50,7 +51,13 @@ class LiveServer:
         self.settings = Settings(port=port, db_url=db_url, **overrides)
         self.app = RoostApp(self.settings)
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False
+            self.app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            access_log=False,
+            timeout_keep_alive=KEEP_ALIVE_S,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name=f"roost-{tag}", daemon=True)
