@@ -373,3 +373,14 @@ def replay_conflict(webhook_id: int) -> ApiError:
 def replay_param_invalid(detail: str) -> ApiError:
     """Replay date refusals: 400 invalid-request, `"QueryParamInvalid: <details>"` as message."""
     return webhook_failure("QueryParamInvalid", detail)
+
+
+def rules_not_found(count: int) -> dict[str, Any]:
+    """The item a stream-rules delete reports for ids or values that name no rule of the app: the
+    invalid-request problem with one nested `Rule does not exist` error per missing rule."""
+    return {
+        "errors": [{"parameters": {}, "message": "Rule does not exist"} for _ in range(count)],
+        "title": "Invalid Request",
+        "detail": "One or more parameters to your request was invalid.",
+        "type": problem_type("invalid-request"),
+    }

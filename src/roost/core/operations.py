@@ -49,6 +49,7 @@ class Operation:
     returns: str | None = None  # object kind the fields engine renders (tweet, user, media ...)
     selectable: bool = True  # accepts *.fields / expansions (False: always the default fields)
     body: bool = False  # takes a JSON body
+    body_optional: bool = False  # ...which may be absent (the handler then gets None)
     rate_limit: RateLimit = field(default_factory=RateLimit)
     daily_cap: DailyCap | None = None
     status: int = 200

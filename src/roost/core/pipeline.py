@@ -319,7 +319,7 @@ class Pipeline:
         self, op: Operation, request: _Request, principal: Principal, path_params: dict[str, str]
     ) -> tuple[int, Any, str, dict[str, str]]:
         params, raw, selection = self._parse_params(op, request, path_params)
-        body = _json_body(request) if op.body else None
+        body = _json_body(request) if op.body and (request.body or not op.body_optional) else None
         now_ms = self.services.clock.now_ms()
         call = Call(op, principal, params, body, selection, self.services, now_ms, raw)
         result = await op.handler(call)
