@@ -312,3 +312,43 @@ def test_mute_and_unmute(api: Api, receiver: Receiver) -> None:
     check_v1_user(by_type["mute"]["target"], target)
     time.sleep(0.3)
     assert not [e for e in hook.envelopes() if e.get("for_user_id") == target["id"]]
+
+
+def test_read_receipts_and_typing_reach_the_other_participant(api: Api, receiver: Receiver) -> None:
+    hook = Hook(api, receiver)
+    sender, recipient = new_user(api), new_user(api)
+    hook.subscribe(sender)
+    hook.subscribe(recipient)
+    response = api.post(
+        f"/2/dm_conversations/with/{recipient['id']}/messages",
+        auth="none",
+        headers=bearer(sender),
+        json={"text": "did you see this?"},
+    )
+    assert response.status_code == 201, response.text
+    message = response.json()["data"]
+    conversation = message["dm_conversation_id"]
+    read = api.http.post(
+        f"/_roost/dm_conversations/{conversation}/read",
+        json={"user_id": recipient["id"], "last_read_event_id": message["dm_event_id"]},
+    )
+    assert read.status_code == 200, read.text
+    typing_path = f"/_roost/dm_conversations/{conversation}/typing"
+    typing = api.http.post(typing_path, json={"user_id": recipient["id"]})
+    assert typing.status_code == 200, typing.text
+    [receipt] = hook.wait(of(sender, "direct_message_mark_read_events"))
+    [item] = receipt["direct_message_mark_read_events"]
+    assert item["sender_id"] == recipient["id"] and item["target"] == {"recipient_id": sender["id"]}
+    assert item["last_read_event_id"] == message["dm_event_id"] and item["created_timestamp"].isdigit()
+    [indicator] = hook.wait(of(sender, "direct_message_indicate_typing_events"))
+    assert indicator["direct_message_indicate_typing_events"][0]["sender_id"] == recipient["id"]
+    time.sleep(0.3)
+    # The reader is not told about their own receipt or typing.
+    to_recipient = [e for e in hook.envelopes() if e.get("for_user_id") == recipient["id"]]
+    assert not [e for e in to_recipient if "direct_message_mark_read_events" in e]
+    assert not [e for e in to_recipient if "direct_message_indicate_typing_events" in e]
+    outsider = new_user(api)
+    refused = api.http.post(typing_path, json={"user_id": outsider["id"]})
+    assert refused.status_code == 403
+    missing = api.http.post("/_roost/dm_conversations/1-2/typing", json={"user_id": outsider["id"]})
+    assert missing.status_code == 404

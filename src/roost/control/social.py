@@ -1,7 +1,8 @@
 """Control-plane writes that cause activity events where the v2 surface has no endpoint.
 
 POST /_roost/blocks, DELETE /_roost/blocks/{source}/{target}, PATCH /_roost/users/{id}/profile,
-POST /_roost/spaces, POST /_roost/spaces/{id}/end. Errors are JSON problems like the rest of /_roost.
+POST /_roost/spaces, POST /_roost/spaces/{id}/end, POST /_roost/dm_conversations/{id}/read and
+/typing (dm.read and dm.indicate_typing). Errors are JSON problems like the rest of /_roost.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.clock import iso_ms
 from roost.domain import social
+from roost.domain.dms import conversation_signal
 from roost.storage.db import Row
 
 _MAX_ID = (1 << 63) - 1
@@ -95,7 +97,25 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
         row, ended = await social.end_space(state.services, request.path_params["space_id"])
         return OrjsonResponse({**_space_view(row), "ended_now": ended})
 
+    async def dm_read(request: Request) -> Response:
+        body = _object(await _json(request))
+        user_id = _id(body.get("user_id"), "user_id")
+        last_read = _id(body.get("last_read_event_id"), "last_read_event_id")
+        told = await conversation_signal(
+            state.services, request.path_params["conversation_id"], user_id, "dm.read", last_read
+        )
+        return OrjsonResponse({"read": True, "participants": told})
+
+    async def dm_typing(request: Request) -> Response:
+        body = _object(await _json(request))
+        user_id = _id(body.get("user_id"), "user_id")
+        conversation = request.path_params["conversation_id"]
+        told = await conversation_signal(state.services, conversation, user_id, "dm.indicate_typing")
+        return OrjsonResponse({"typing": True, "participants": told})
+
     return [
+        Route("/_roost/dm_conversations/{conversation_id}/read", dm_read, methods=["POST"]),
+        Route("/_roost/dm_conversations/{conversation_id}/typing", dm_typing, methods=["POST"]),
         Route("/_roost/blocks", block, methods=["POST"]),
         Route("/_roost/blocks/{source}/{target}", unblock, methods=["DELETE"]),
         Route("/_roost/users/{user_id}/profile", profile, methods=["PATCH"]),

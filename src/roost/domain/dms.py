@@ -253,3 +253,33 @@ class DmService:
                 payload=payload,
             )
         return int(row["id"])
+
+
+async def conversation_signal(
+    services: Services, conversation_id: str, user_id: int, kind: str, last_read_event_id: int | None = None
+) -> int:
+    """`dm.read` (user read up to `last_read_event_id`) or `dm.indicate_typing` (user is typing):
+    one event per participant, each participant's row carrying the same payload. The v2 surface has
+    no endpoint for either; the control plane calls this so the events have a real cause. Answers the
+    number of participants told."""
+    async with services.db.transaction() as tx:
+        members = await dm_rows.participants_tx(tx, conversation_id)
+        if not members:
+            raise _conversation_not_found(conversation_id)
+        if user_id not in members:
+            raise errors.forbidden(f"User {user_id} is not a participant of this conversation.")
+        payload = {"dm_conversation_id": conversation_id, "sender_id": str(user_id)}
+        if kind == "dm.read":
+            payload["last_read_event_id"] = str(last_read_event_id)
+        now = services.clock.now_ms()
+        for member in members:
+            await append_event(
+                tx,
+                event_id=services.ids.next_id(),
+                kind=kind,
+                created_at=now,
+                user_id=member,
+                object_id=None,
+                payload=payload,
+            )
+    return len(members)
