@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -164,3 +166,25 @@ def test_rule_matching_on_quoted_text() -> None:
     index.add(1, Phrase("quantum kittens"))
     post = PostView(id="1", text="look", quoted_text="quantum kittens", quoted_tweet_id="2")
     assert index.match(post) == [1]
+
+
+def test_stream_rule_set_rebalances_on_traffic_without_changing_results(monkeypatch: Any) -> None:
+    from roost.platform import stream
+
+    monkeypatch.setattr(stream, "FIRST_REBALANCE", 3)
+    rules = stream.RuleSet(services=None, app_id=1)  # type: ignore[arg-type]
+    rules.index.add(1, And((Token("keyword", "cat"), Token("keyword", "common"))))
+    rules.index.add(2, Token("keyword", "common"))
+    rebalanced: list[int] = []
+    original = rules.index.rebalance
+
+    def recording_rebalance() -> None:
+        rebalanced.append(rules._seen)
+        original()
+
+    monkeypatch.setattr(rules.index, "rebalance", recording_rebalance)
+    for number in range(40):
+        text = "common cat" if number % 4 == 0 else "common words"
+        expected = [1, 2] if number % 4 == 0 else [2]
+        assert rules.match(PostView(id=str(number + 1), text=text)) == expected
+    assert rebalanced == [3, 30]  # after 3, then 30 posts: a geometric schedule

@@ -20,6 +20,8 @@ from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.stream_rules import COUNT_FIELDS, RULES_EVENT, StreamRuleService
 from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail, positive_setting
 from roost.search.ast import QueryError
+from roost.search.index import RuleIndex
+from roost.search.view import PostView, view_of
 from roost.services import Services
 from roost.storage.activity import ActivityStore
 from roost.storage.db import Row
@@ -31,6 +33,7 @@ BACKFILL_MAX_MINUTES = 5
 POST_KINDS = frozenset({"post.create", "post.edit"})
 BOOL = Enum(("true", "false"))
 SLOTS = Slots("stream_connection_limit", 1)
+FIRST_REBALANCE = 1_000  # posts seen before the rule index first re-anchors on the observed traffic
 _engine: FieldsEngine | None = None
 
 
@@ -97,13 +100,24 @@ class RuleSet:
     """The app's rules as a `RuleIndex`, reloaded (as a difference) when the app's rules change."""
 
     def __init__(self, services: Services, app_id: int) -> None:
-        from roost.search.index import RuleIndex  # the shared query language's rule index
-
         self.services = services
         self.app_id = app_id
         self.index = RuleIndex()
         self.tags: dict[int, str | None] = {}
         self._values: dict[int, str] = {}
+        self._next_rebalance = FIRST_REBALANCE
+        self._seen = 0
+
+    def match(self, view: PostView) -> list[int]:
+        """The matching rule ids. The index also learns which terms are common in the traffic and
+        re-anchors its rules on rare ones after 1,000, 10,000, … posts (results never change)."""
+        index = self.index
+        index.observe(view)
+        self._seen += 1
+        if self._seen >= self._next_rebalance:
+            self._next_rebalance *= 10
+            index.rebalance()
+        return index.match(view)
 
     async def load(self) -> None:
         found = {int(r["id"]): r for r in await StreamRuleStore(self.services.db).all_of_app(self.app_id)}
@@ -186,7 +200,7 @@ class FilteredStream:
         author_id = int(post["author_id"])
         if author_id in await services.users.protected_ids():
             return None  # posts of protected accounts are never streamed
-        hits = rules.index.match(await _view(services, post))
+        hits = rules.match(await _view(services, post))
         if not hits:
             return None
         selection = self._selection
@@ -212,7 +226,6 @@ class FilteredStream:
 
 async def _view(services: Services, post: Row) -> Any:
     """The matcher's view of a post, with the rows its operators read."""
-    from roost.search.view import view_of  # the shared query language's post view
 
     author = await services.users.get(int(post["author_id"]))
     quoted = None
