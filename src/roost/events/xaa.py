@@ -9,7 +9,6 @@ finds the subscriptions. The envelope is the same for webhooks and streams:
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -21,6 +20,7 @@ from roost.domain.activity import render_filter
 from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
 from roost.events.outgoing import Outgoing
+from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail, positive_setting
 from roost.services import Services
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
@@ -258,29 +258,9 @@ async def _dm_payload(services: Services, payload: dict[str, Any], event: Row) -
 
 # ---- the persistent stream ----------------------------------------------------------------------
 
-STREAM_BATCH = 200
-STREAM_POLL_S = 0.25  # for other processes' writes; this process's commits wake the stream at once
-DEFAULT_KEEPALIVE_S = 20.0
 MAX_CONNECTIONS = 2
-_open: dict[tuple[int, int], int] = {}  # (id of the services, app id) → open connections
-
-
-def acquire_slot(services: Services, app_id: int) -> bool:
-    key = (id(services), app_id)
-    limit = services.settings.extra.get("activity_stream_connections", "")
-    if _open.get(key, 0) >= (int(limit) if limit.isdigit() else MAX_CONNECTIONS):
-        return False
-    _open[key] = _open.get(key, 0) + 1
-    return True
-
-
-def release_slot(services: Services, app_id: int) -> None:
-    key = (id(services), app_id)
-    left = _open.get(key, 0) - 1
-    if left > 0:
-        _open[key] = left
-    else:
-        _open.pop(key, None)
+# Open /2/activity/stream connections per app; the same slots and log tail as the filtered stream.
+ACTIVITY_SLOTS = Slots("activity_stream_connections", MAX_CONNECTIONS)
 
 
 class ActivityStream:
@@ -305,45 +285,21 @@ class ActivityStream:
         finally:
             if not self._released:
                 self._released = True
-                release_slot(self._services, self._app_id)
+                ACTIVITY_SLOTS.release(self._services, self._app_id)
 
 
 async def _lines(services: Services, app_id: int, position: int, end_ms: int | None) -> AsyncIterator[bytes]:
-    raw = services.settings.extra.get("activity_stream_keepalive_s", "")
-    keepalive = float(raw) if raw.replace(".", "", 1).isdigit() and float(raw) > 0 else DEFAULT_KEEPALIVE_S
-    wake = asyncio.Event()
-    services.db.commit_listeners.append(wake.set)
-    loop = asyncio.get_running_loop()
-    last_write = loop.time()
+    keepalive = positive_setting(services, "activity_stream_keepalive_s", DEFAULT_KEEPALIVE_S)
+    tail = Tail(services, position, keepalive, end_ms)
 
     def of_app(sub: Row) -> bool:
         return int(sub["app_id"]) == app_id
 
-    try:
-        while True:
-            wake.clear()  # before reading: a commit after this point wakes the next wait
-            events = await services.events.after(position, STREAM_BATCH)
-            for event in events:
-                if end_ms is not None and int(event["created_at"]) > end_ms:
-                    return
-                position = int(event["position"])
-                for _, body in await matches(services, event, of_app):
-                    yield body + b"\r\n"
-                    last_write = loop.time()
-            if len(events) == STREAM_BATCH:
-                continue
-            if end_ms is not None and services.clock.now_ms() > end_ms:
-                return
-            idle = loop.time() - last_write
-            if idle >= keepalive:
-                yield b"\r\n"
-                last_write = loop.time()
-                idle = 0.0
-            timer = loop.call_later(min(STREAM_POLL_S, keepalive - idle), wake.set)
-            try:
-                await wake.wait()
-            finally:
-                timer.cancel()
-    finally:
-        if wake.set in services.db.commit_listeners:
-            services.db.commit_listeners.remove(wake.set)
+    async for events in tail.batches():
+        if not events:
+            yield b"\r\n"  # keep-alive
+            continue
+        for event in events:
+            for _, body in await matches(services, event, of_app):
+                yield body + b"\r\n"
+                tail.wrote()

@@ -9,7 +9,7 @@ from roost.core.operations import ANY_AUTH, APP, Operation, RateLimit
 from roost.core.params import CsvOf, IntRange, Param, Snowflake, Timestamp, Token
 from roost.core.pipeline import Call, Stream
 from roost.domain.activity import ActivityService
-from roost.events.xaa import ActivityStream, acquire_slot
+from roost.events.xaa import ACTIVITY_SLOTS, ActivityStream
 from roost.storage.activity import ActivityStore
 
 SUBSCRIPTION_LIMIT = RateLimit(app=500, user=500)
@@ -61,7 +61,7 @@ async def stream(call: Call) -> Stream:
     if since is not None:
         before = await store.position_before(since)
         position = position if before is None else min(before, position)
-    if not acquire_slot(services, call.principal.app_id):
+    if not ACTIVITY_SLOTS.acquire(services, call.principal.app_id):
         raise errors.streaming_connection("TooManyConnections")
     return Stream(ActivityStream(services, call.principal.app_id, position, end))
 
