@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from tests.api.helpers import PROBLEMS, User, bearer, create_ok, new_user
+from tests.api.helpers import PROBLEMS, User, create_ok, new_user
+from tests.api.webhooks.helpers import make_hook, subscribe, wait_for
 from tests.support.client import Api
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
@@ -32,34 +33,6 @@ def server() -> Iterator[LiveServer]:
     live.stop()
 
 
-@pytest.fixture(scope="module")
-def credentials(server: LiveServer) -> dict[str, Any]:
-    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
-
-
-@pytest.fixture()
-def receiver(credentials: dict[str, Any]) -> Iterator[Receiver]:
-    live = Receiver(credentials["consumer_secret"])
-    yield live
-    live.close()
-
-
-@pytest.fixture(autouse=True)
-def clean(api: Api) -> Iterator[None]:
-    yield
-    for hook in api.get("/2/webhooks", conform=False).json()["data"]:
-        api.delete(f"/2/webhooks/{hook['id']}")
-
-
-def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
-
-
 def now_ms(api: Api) -> int:
     raw = api.http.get("/_roost/clock").json()["now"]
     return int(datetime.strptime(raw, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp() * 1000)
@@ -71,19 +44,6 @@ def stamp(epoch_ms: int) -> str:
 
 def ago(api: Api, seconds: float) -> str:
     return stamp(now_ms(api) - int(seconds * 1000))
-
-
-def make_hook(api: Api, receiver: Receiver) -> dict[str, Any]:
-    response = api.post("/2/webhooks", json={"url": receiver.url()}, conform=False)
-    assert response.status_code == 200, response.text
-    hook: dict[str, Any] = response.json()["data"]
-    return hook
-
-
-def subscribe(api: Api, webhook_id: str, user: User) -> None:
-    path = f"/2/account_activity/webhooks/{webhook_id}/subscriptions/all"
-    response = api.post(path, auth="none", headers=bearer(user), json={})
-    assert response.status_code == 200, response.text
 
 
 def replay(api: Api, body: Any) -> httpx.Response:

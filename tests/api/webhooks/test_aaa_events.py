@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 from tests.api.helpers import User, bearer, create_ok, new_user
 from tests.support.client import Api
@@ -50,25 +49,6 @@ def server() -> Iterator[LiveServer]:
     live.start()
     yield live
     live.stop()
-
-
-@pytest.fixture(scope="module")
-def credentials(server: LiveServer) -> dict[str, Any]:
-    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
-
-
-@pytest.fixture()
-def receiver(credentials: dict[str, Any]) -> Iterator[Receiver]:
-    live = Receiver(credentials["consumer_secret"])
-    yield live
-    live.close()
-
-
-@pytest.fixture(autouse=True)
-def clean(api: Api) -> Iterator[None]:
-    yield
-    for hook in api.get("/2/webhooks", conform=False).json()["data"]:
-        api.delete(f"/2/webhooks/{hook['id']}")
 
 
 class Hook:
