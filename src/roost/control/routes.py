@@ -14,9 +14,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from roost.control.state import ServerState
-from roost.core import errors, jsonio
+from roost.core import errors
 from roost.core.clock import iso_ms, parse_rfc3339
+from roost.core.ids import MAX_SNOWFLAKE
 from roost.domain import accounts, transfer
+from roost.domain.social import follow_directly, jsonio
 
 
 class OrjsonResponse(JSONResponse):
@@ -36,6 +38,14 @@ async def _json(request: Request) -> Any:
         return jsonio.loads(body)
     except jsonio.JSONDecodeError:
         raise errors.invalid_body("Request body is not valid JSON.") from None
+
+
+def numeric_id(value: Any, name: str) -> int:
+    """An id from a control-plane body or path: decimal digits (or an integer) within 64 bits."""
+    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_SNOWFLAKE:
+        raise errors.invalid_body(f"{name} must be a numeric id")
+    return int(text)
 
 
 def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None = None) -> Starlette:
@@ -132,21 +142,13 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
 
     async def create_follow(request: Request) -> Response:
         body = await _json(request)
-        ids = (
-            [str(body.get(key, "")) for key in ("follower_id", "followee_id")]
-            if isinstance(body, dict)
-            else []
-        )
-        if len(ids) != 2 or not all(
-            value.isascii() and value.isdigit() and int(value) < 1 << 63 for value in ids
-        ):
+        if not isinstance(body, dict):
             raise errors.invalid_body("follower_id and followee_id are required")
-        users = await state.services.users.get_many([int(value) for value in ids])
+        ids = [numeric_id(body.get(key), key) for key in ("follower_id", "followee_id")]
+        users = await state.services.users.get_many(ids)
         if len({row["id"] for row in users}) != 2:
             raise errors.invalid_body("follower_id and followee_id must name two existing users")
-        from roost.domain.social import follow_directly  # appends follow.follow in the same transaction
-
-        created = await follow_directly(state.services, int(ids[0]), int(ids[1]))
+        created = await follow_directly(state.services, ids[0], ids[1])  # appends follow.follow
         return OrjsonResponse({"following": True, "created": created}, status_code=201 if created else 200)
 
     async def feature_settings(request: Request) -> Response:

@@ -13,23 +13,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from roost.control.routes import OrjsonResponse, _json
+from roost.control.routes import OrjsonResponse, _json, numeric_id
 from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.clock import iso_ms
 from roost.domain import social
 from roost.domain.dms import conversation_signal
 from roost.storage.db import Row
-
-_MAX_ID = (1 << 63) - 1
-
-
-def _id(value: Any, name: str) -> int:
-    """A user id from a body or path: a decimal string (or integer) that fits 64 bits."""
-    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    if not (text.isascii() and text.isdigit()) or int(text) > _MAX_ID:
-        raise errors.invalid_body(f"{name} must be a numeric user id")
-    return int(text)
 
 
 def _object(body: Any) -> dict[str, Any]:
@@ -68,25 +58,25 @@ def _space_view(row: Row) -> dict[str, Any]:
 def social_routes(state: ServerState) -> list[BaseRoute]:
     async def block(request: Request) -> Response:
         body = _object(await _json(request))
-        source = _id(body.get("source_user_id"), "source_user_id")
-        target = _id(body.get("target_user_id"), "target_user_id")
+        source = numeric_id(body.get("source_user_id"), "source_user_id")
+        target = numeric_id(body.get("target_user_id"), "target_user_id")
         created = await social.SocialService(state.services).block(source, target)
         return OrjsonResponse({"blocking": True, "created": created}, status_code=201 if created else 200)
 
     async def unblock(request: Request) -> Response:
-        source = _id(request.path_params["source"], "source_user_id")
-        target = _id(request.path_params["target"], "target_user_id")
+        source = numeric_id(request.path_params["source"], "source_user_id")
+        target = numeric_id(request.path_params["target"], "target_user_id")
         removed = await social.SocialService(state.services).unblock(source, target)
         return OrjsonResponse({"blocking": False, "removed": removed})
 
     async def profile(request: Request) -> Response:
-        user_id = _id(request.path_params["user_id"], "id")
+        user_id = numeric_id(request.path_params["user_id"], "id")
         row, changed = await social.update_profile(state.services, user_id, await _json(request))
         return OrjsonResponse({"user": _profile_view(row), "changed": changed})
 
     async def start_space(request: Request) -> Response:
         body = _object(await _json(request))
-        creator = _id(body.get("creator_id"), "creator_id")
+        creator = numeric_id(body.get("creator_id"), "creator_id")
         title = body.get("title")
         if title is not None and (not isinstance(title, str) or not 1 <= len(title) <= 70):
             raise errors.invalid_body("title must be a string of 1 to 70 characters")
@@ -99,8 +89,8 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
 
     async def dm_read(request: Request) -> Response:
         body = _object(await _json(request))
-        user_id = _id(body.get("user_id"), "user_id")
-        last_read = _id(body.get("last_read_event_id"), "last_read_event_id")
+        user_id = numeric_id(body.get("user_id"), "user_id")
+        last_read = numeric_id(body.get("last_read_event_id"), "last_read_event_id")
         told = await conversation_signal(
             state.services, request.path_params["conversation_id"], user_id, "dm.read", last_read
         )
@@ -108,7 +98,7 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
 
     async def dm_typing(request: Request) -> Response:
         body = _object(await _json(request))
-        user_id = _id(body.get("user_id"), "user_id")
+        user_id = numeric_id(body.get("user_id"), "user_id")
         conversation = request.path_params["conversation_id"]
         told = await conversation_signal(state.services, conversation, user_id, "dm.indicate_typing")
         return OrjsonResponse({"typing": True, "participants": told})
