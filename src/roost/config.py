@@ -37,6 +37,22 @@ class Settings:
         if not self.db_url:
             self.db_url = os.environ.get("ROOST_DB") or f"sqlite:///{default_data_dir() / 'roost.db'}"
 
+    def number(self, name: str, default: float, *, positive: bool = False) -> float:
+        """A numeric feature setting (`--option NAME=N`, `POST /_roost/settings`): `default` when
+        unset, not a number, negative, or zero where `positive` is asked for."""
+        try:
+            value = float(self.extra.get(name, "").strip())
+        except ValueError:
+            return default
+        if not value >= 0 or (positive and value == 0):  # `not >=` also refuses NaN
+            return default
+        return value
+
+    def whole(self, name: str, default: int, *, positive: bool = False) -> int:
+        """A whole-number feature setting, with the rules of `number`."""
+        value = self.number(name, default, positive=positive)
+        return int(value) if float(value).is_integer() else default
+
     @property
     def base_url(self) -> str:
         host = "127.0.0.1" if self.host in ("0.0.0.0", "::") else self.host

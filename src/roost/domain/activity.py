@@ -221,8 +221,7 @@ class ActivityService:
         self.store = ActivityStore(services.db)
 
     def limit(self) -> int:
-        raw = self.s.settings.extra.get("activity_subscription_limit", "")
-        return int(raw) if raw.isdigit() else DEFAULT_LIMIT
+        return self.s.settings.whole("activity_subscription_limit", DEFAULT_LIMIT)
 
     # ---- validation ----------------------------------------------------------------------------
 

@@ -43,21 +43,16 @@ DEFAULT_COUNT_FIELDS = frozenset(
 )
 
 
-def _setting(services: Services, name: str, default: int) -> int:
-    raw = services.settings.extra.get(name, "").strip()
-    return int(raw) if raw.isdigit() and int(raw) > 0 else default
-
-
 def project_cap(services: Services) -> int:
-    return _setting(services, "stream_rule_limit", DEFAULT_PROJECT_CAP)
+    return services.settings.whole("stream_rule_limit", DEFAULT_PROJECT_CAP, positive=True)
 
 
 def app_cap(services: Services) -> int:
-    return _setting(services, "stream_rule_limit_per_app", project_cap(services))
+    return services.settings.whole("stream_rule_limit_per_app", project_cap(services), positive=True)
 
 
 def max_length(services: Services) -> int:
-    return _setting(services, "stream_rule_max_length", DEFAULT_MAX_LENGTH)
+    return services.settings.whole("stream_rule_max_length", DEFAULT_MAX_LENGTH, positive=True)
 
 
 def parse_rule(value: str, limit: int) -> Query:

@@ -100,10 +100,6 @@ class WebhookService:
     def __init__(self, services: Services) -> None:
         self.s = services
 
-    def _setting(self, name: str, default: int) -> int:
-        raw = self.s.settings.extra.get(name, "")
-        return int(raw) if raw.isdigit() else default
-
     async def _consumer_secret(self, app_id: int) -> str:
         app = await self.s.apps.get(app_id)
         assert app is not None
@@ -114,7 +110,7 @@ class WebhookService:
             url,
             await self._consumer_secret(app_id),
             self.s.tokens.token(32),
-            reply_limit(self.s.settings.extra),
+            reply_limit(self.s.settings),
         )
 
     async def _event(
@@ -141,7 +137,7 @@ class WebhookService:
     async def _admissible(self, tx: Executor, principal: Principal, url: str) -> None:
         if await rows.url_taken_tx(tx, principal.app_id, url):
             raise errors.webhook_failure("DuplicateUrlFailed", "The app already has a webhook with this URL")
-        limit = self._setting("webhook_limit", DEFAULT_WEBHOOK_LIMIT)
+        limit = self.s.settings.whole("webhook_limit", DEFAULT_WEBHOOK_LIMIT)
         if await rows.count_of_project_tx(tx, principal.project_id) >= limit:
             raise errors.webhook_failure(
                 "WebhookLimitExceeded", f"The account already has the maximum of {limit} webhooks"
@@ -269,7 +265,7 @@ class WebhookService:
             raise errors.oauth1_permissions()
         await self.owned(principal.app_id, webhook_id)
         level = principal.access_level if principal.kind == "oauth1" else DM_LEVEL
-        limit = self._setting("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)
+        limit = self.s.settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)
         async with self.s.db.transaction() as tx:
             if await rows.subscription_tx(tx, webhook_id, user_id) is not None:
                 raise errors.webhook_failure(
@@ -330,7 +326,7 @@ class WebhookService:
         dm = sum(1 for sub in subscriptions if sub["access_level"] == DM_LEVEL)
         return {
             "account_name": name,
-            "provisioned_count": str(self._setting("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)),
+            "provisioned_count": str(self.s.settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)),
             "subscriptions_count_all": str(len(subscriptions)),
             "subscriptions_count_direct_messages": str(dm),
         }

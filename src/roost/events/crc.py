@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from roost.config import Settings
+
 REPLY_LIMIT_S = 10.0
 # A webhook failing transiently stays valid until this long after its last successful validation
 # (24 hours plus the 4-hour grace period).
@@ -31,13 +33,10 @@ def signature(consumer_secret: str, message: str | bytes) -> str:
     return "sha256=" + base64.b64encode(digest).decode("ascii")
 
 
-def reply_limit(extra: dict[str, str]) -> float:
+def reply_limit(settings: Settings) -> float:
     """The CRC reply deadline: the feature setting `crc_timeout_seconds`, else 10 s (the v2 docs)."""
-    try:
-        value = float(extra.get("crc_timeout_seconds", ""))
-    except ValueError:
-        return REPLY_LIMIT_S
-    return value if 0 < value <= 60 else REPLY_LIMIT_S
+    value = settings.number("crc_timeout_seconds", REPLY_LIMIT_S, positive=True)
+    return value if value <= 60 else REPLY_LIMIT_S
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ class CrcScheduler:
                 str(hook["url"]),
                 str(app["consumer_secret"]),
                 services.tokens.token(32),
-                reply_limit(services.settings.extra),
+                reply_limit(services.settings),
             )
             # Read again: a PUT may have re-validated the webhook while the request was out.
             current = await services.webhooks.get(webhook_id)

@@ -15,15 +15,6 @@ POLL_S = 0.25  # for other processes' writes; this process's commits wake the ta
 DEFAULT_KEEPALIVE_S = 20.0
 
 
-def positive_setting(services: Services, name: str, default: float) -> float:
-    raw = services.settings.extra.get(name, "").strip()
-    try:
-        value = float(raw)
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
 class Slots:
     """Open connections per (server, app), bounded by a feature setting."""
 
@@ -33,7 +24,7 @@ class Slots:
         self._open: dict[tuple[int, int], int] = {}
 
     def limit(self, services: Services) -> int:
-        return int(positive_setting(services, self.setting, self.default))
+        return services.settings.whole(self.setting, self.default, positive=True)
 
     def acquire(self, services: Services, app_id: int) -> bool:
         key = (id(services), app_id)

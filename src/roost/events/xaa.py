@@ -20,7 +20,7 @@ from roost.domain.activity import render_filter
 from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
 from roost.events.outgoing import Outgoing
-from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail, positive_setting
+from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail
 from roost.services import Services
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
@@ -289,7 +289,7 @@ class ActivityStream:
 
 
 async def _lines(services: Services, app_id: int, position: int, end_ms: int | None) -> AsyncIterator[bytes]:
-    keepalive = positive_setting(services, "activity_stream_keepalive_s", DEFAULT_KEEPALIVE_S)
+    keepalive = services.settings.number("activity_stream_keepalive_s", DEFAULT_KEEPALIVE_S, positive=True)
     tail = Tail(services, position, keepalive, end_ms)
 
     def of_app(sub: Row) -> bool:

@@ -18,7 +18,7 @@ from roost.domain import stream_rules
 from roost.domain.lookup import StoreLoader, visible_post
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.stream_rules import COUNT_FIELDS, RULES_EVENT, StreamRuleService
-from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail, positive_setting
+from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail
 from roost.search.ast import QueryError
 from roost.search.index import RuleIndex
 from roost.search.view import PostView, view_of
@@ -167,7 +167,7 @@ class FilteredStream:
 
     async def _run(self, position: int, end_ms: int | None) -> AsyncIterator[bytes]:
         services = self._services
-        keepalive = positive_setting(services, "stream_keepalive_s", DEFAULT_KEEPALIVE_S)
+        keepalive = services.settings.number("stream_keepalive_s", DEFAULT_KEEPALIVE_S, positive=True)
         rules = RuleSet(services, self._app_id)
         await rules.load()
         tail = Tail(services, position, keepalive, end_ms)
