@@ -9,7 +9,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from roost.ads.api.registry import all_ads_operations
+from roost.ads.pipeline import AdsPipeline, is_ads_path
 from roost.config import Settings
+from roost.control.ads import ads_routes
 from roost.control.deliveries import delivery_routes
 from roost.control.routes import build_control_app
 from roost.control.social import social_routes
@@ -47,6 +50,7 @@ class RoostApp:
         self.on_ready = on_ready
         self.state: ServerState | None = None
         self.pipeline: Pipeline | None = None
+        self.ads: AdsPipeline | None = None
         self.dispatcher: Dispatcher | None = None
         errors.set_problem_type_base(settings.problem_type_base)
 
@@ -60,7 +64,7 @@ class RoostApp:
         state = ServerState(services, lambda: build_document(operations, engine, self.settings.api_version))
         await state.seed_if_empty()
         control = build_control_app(
-            state, [*oauth_routes(state), *delivery_routes(state), *social_routes(state)]
+            state, [*oauth_routes(state), *delivery_routes(state), *social_routes(state), *ads_routes(state)]
         )
         self.pipeline = Pipeline(
             services,
@@ -70,6 +74,7 @@ class RoostApp:
             control,
             fallback_prefixes=("/_roost", "/2/openapi.json", *OAUTH_PREFIXES),
         )
+        self.ads = AdsPipeline(services, all_ads_operations())
         self.state = state
         state.ready = True
         self.dispatcher = Dispatcher(services)
@@ -99,6 +104,9 @@ class RoostApp:
                 }
             )
             await send({"type": "http.response.body", "body": b'{"status":"starting"}'})
+            return
+        if self.ads is not None and scope["type"] == "http" and is_ads_path(scope["path"]):
+            await self.ads(scope, receive, send)
             return
         await self.pipeline(scope, receive, send)
 

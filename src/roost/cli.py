@@ -93,6 +93,9 @@ def serve(
     async def announce(state: ServerState) -> None:
         click.echo(f"roost is ready at {settings.base_url}  (database: {_redact(settings.db_url)})")
         click.echo(f"  platform API v2 : {settings.base_url}/2/...   OAuth: {settings.base_url}/oauth/...")
+        click.echo(
+            f"  ads API v12     : {settings.base_url}/12/...   sandbox: {settings.base_url}/sandbox/12/..."
+        )
         click.echo(f"  control plane   : {settings.base_url}/_roost/health, /_roost/credentials")
         click.echo(f"  run a program   : roost run --target {settings.base_url} -- python your_script.py")
         if settings.demo:

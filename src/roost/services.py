@@ -9,6 +9,7 @@ from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator, TokenSource
 from roost.core.ratelimit import RateLimiter
+from roost.storage.ads import AdsStore
 from roost.storage.apps import AppStore
 from roost.storage.db import Database
 from roost.storage.dms import DmStore
@@ -31,6 +32,7 @@ class Services:
     events: EventStore
     dms: DmStore
     webhooks: WebhookStore
+    ads: AdsStore
     authenticator: Authenticator
     rate_limiter: RateLimiter
 
@@ -50,6 +52,7 @@ class Services:
             events=EventStore(db),
             dms=DmStore(db),
             webhooks=WebhookStore(db),
+            ads=AdsStore(db),
             authenticator=Authenticator(apps, clock, settings.timestamp_window_s),
             rate_limiter=RateLimiter(settings.rate_limits),
         )

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from roost.ads.pipeline import SANDBOX_PREFIX
 from roost.core.errors import not_found_problem
 from roost.data.demo import DEMO_PASSWORD
+from roost.data.demo_ads import DEMO_ADS_ACCOUNT, DEMO_SANDBOX_ACCOUNT
 from roost.services import Services
 from roost.storage.maintenance import wipe
 
@@ -80,4 +82,8 @@ class ServerState:
             "password": DEMO_PASSWORD,
             "username": user["username"],
             "base_url": services.settings.base_url,
+            "ads_base_url": services.settings.base_url,
+            "ads_sandbox_base_url": services.settings.base_url + SANDBOX_PREFIX,
+            "ads_account_id": DEMO_ADS_ACCOUNT,
+            "ads_sandbox_account_id": DEMO_SANDBOX_ACCOUNT,
         }

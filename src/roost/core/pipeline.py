@@ -141,7 +141,7 @@ class Pipeline:
                 await self.fallback(scope, receive, send)
                 return
             error = errors.route_not_found()
-            await _send(
+            await send_response(
                 send, error.status, jsonio.dumps(error.body), error.content_type, self._base_headers(None)
             )
             return
@@ -151,7 +151,7 @@ class Pipeline:
         rate_headers: dict[str, str] = {}
         principal: Principal | None = None
         try:
-            body = await _read_body(receive, headers, self.max_body)
+            body = await read_body(receive, headers, self.max_body)
             query = scope.get("query_string", b"")
             pairs = parse_query(query) if query else []
             request = _Request(scope, scope["method"], path, headers, body, pairs)
@@ -173,7 +173,7 @@ class Pipeline:
             await _stream(send, receive, status, payload, out)
             return
         data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
-        await _send(send, status, data, content_type, out)
+        await send_response(send, status, data, content_type, out)
 
     def _base_headers(self, principal: Principal | None) -> dict[str, str]:
         # Correlation ids need uniqueness, not secrecy.
@@ -232,7 +232,7 @@ class Pipeline:
         allowed = True
         if limit is not None:
             window, allowed = self.limiter.hit(key, limit, limits.window_s, now)
-            headers = _window_headers("x-rate-limit", window)
+            headers = window_headers("x-rate-limit", window)
         if op.daily_cap is not None and allowed:
             headers.update(self._daily_caps(op, principal, now))
         if not allowed:
@@ -248,7 +248,7 @@ class Pipeline:
         if limit is None:
             return {}
         key = (op.operation_id, "unmetered", principal.app_id if principal else None)
-        return _window_headers(
+        return window_headers(
             "x-rate-limit", self.limiter.peek(key, limit, limits.window_s, self.services.clock.now())
         )
 
@@ -260,13 +260,13 @@ class Pipeline:
         app_window = self.limiter.peek(app_key, cap.app, 86_400, now)
         user_window = self.limiter.peek(user_key, cap.user, 86_400, now)
         if self.limiter.enabled and (app_window.remaining <= 0 or user_window.remaining <= 0):
-            headers = _window_headers("x-app-limit-24hour", app_window)
-            headers.update(_window_headers("x-user-limit-24hour", user_window))
+            headers = window_headers("x-app-limit-24hour", app_window)
+            headers.update(window_headers("x-user-limit-24hour", user_window))
             raise errors.too_many_requests(headers)
         app_window, _ = self.limiter.hit(app_key, cap.app, 86_400, now)
         user_window, _ = self.limiter.hit(user_key, cap.user, 86_400, now)
-        headers = _window_headers("x-app-limit-24hour", app_window)
-        headers.update(_window_headers("x-user-limit-24hour", user_window))
+        headers = window_headers("x-app-limit-24hour", app_window)
+        headers.update(window_headers("x-user-limit-24hour", user_window))
         return headers
 
     def _parse_params(
@@ -390,7 +390,7 @@ def parse_query(raw: bytes) -> list[tuple[str, str]]:
     return pairs
 
 
-def _window_headers(prefix: str, window: Window) -> dict[str, str]:
+def window_headers(prefix: str, window: Window) -> dict[str, str]:
     return {
         f"{prefix}-limit": str(window.limit),
         f"{prefix}-remaining": str(max(window.remaining, 0)),
@@ -398,7 +398,7 @@ def _window_headers(prefix: str, window: Window) -> dict[str, str]:
     }
 
 
-async def _read_body(receive: Callable, headers: dict[str, str], limit: int) -> bytes:
+async def read_body(receive: Callable, headers: dict[str, str], limit: int) -> bytes:
     declared = headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise errors.payload_too_large()
@@ -430,7 +430,7 @@ def _json_body(request: _Request) -> Any:
         raise errors.invalid_body("Request body is not valid JSON.") from None
 
 
-async def _send(
+async def send_response(
     send: Callable, status: int, body: bytes, content_type: str, headers: Mapping[str, str]
 ) -> None:
     raw_headers = [(b"content-type", content_type.encode()), (b"content-length", str(len(body)).encode())]

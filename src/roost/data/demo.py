@@ -13,6 +13,7 @@ from typing import Any
 from roost.core import jsonio
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator, TokenSource, media_key
+from roost.data.demo_ads import seed_ads
 from roost.domain import accounts
 from roost.domain.posts import PostService
 from roost.services import Services
@@ -183,6 +184,7 @@ async def seed_demo(services: Services, *, users: int = 40, posts: int = 400) ->
         media_ids = await _media(seeding, tx, people, rng)
         await app_rows.put_setting(tx, "demo_app_id", str(app["id"]))
         await app_rows.put_setting(tx, "demo_user_id", str(owner["id"]))
+    await seed_ads(seeding, owner["id"], ACCOUNTS_EPOCH_MS)
     await _follow_counts(services, people)
     await _posts(posting, past_clock, people, media_ids, rng, posts, now)
     await services.observe_ids()

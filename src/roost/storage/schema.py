@@ -449,3 +449,6 @@ stream_rules = Table(
     Index("ix_stream_rules_app", "app_id", "id"),
     Index("ix_stream_rules_project", "project_id"),
 )
+
+# The ads API's tables live in their own module; importing it registers them on `metadata`.
+from roost.storage import schema_ads  # noqa: E402, F401

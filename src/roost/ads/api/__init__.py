@@ -1,0 +1,1 @@
+"""Ads operations, one module per resource family; `registry` gathers them."""

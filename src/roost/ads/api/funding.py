@@ -1,0 +1,159 @@
+"""Funding instruments (list, get; sandbox create and delete) and promotable users (list, get)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roost.ads import accounts, entities
+from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
+from roost.ads.paging import AdsResult
+from roost.ads.params import AdsParam, Bool, Ids, Long, Text, Time
+from roost.ads.params import Enum as EnumKind
+from roost.ads.pipeline import AdsCall
+from roost.storage.ads import EntityQuery
+
+FUNDING_TYPES = ("AGENCY_CREDIT_LINE", "CREDIT_CARD", "CREDIT_LINE", "INSERTION_ORDER", "PARTNER_MANAGED")
+FUNDING_SORTS = ("created_at", "updated_at", "deleted", "funded_amount_local_micro", "start_time", "end_time")
+ENTITY_SORTS = ("created_at", "updated_at", "deleted")
+WITH_DELETED = AdsParam("with_deleted", Bool(), default=False)
+
+
+async def list_funding_instruments(call: AdsCall) -> AdsResult:
+    query = EntityQuery("funding_instrument", call.account_id, ids=call.params.get("funding_instrument_ids"))
+    return await entities.list_page(call.services, query, call.params)
+
+
+async def get_funding_instrument(call: AdsCall) -> dict[str, Any]:
+    row = await entities.load(
+        call.services,
+        "funding_instrument",
+        call.account_id,
+        call.params["funding_instrument_id"],
+        with_deleted=bool(call.params.get("with_deleted")),
+    )
+    return row["body"]
+
+
+async def create_funding_instrument(call: AdsCall) -> dict[str, Any]:
+    params = call.params
+    attributes = accounts.funding_instrument_attributes(
+        call.account_id,
+        params["type"],
+        params["currency"],
+        params["start_time"],
+        end_ms=params.get("end_time"),
+        credit_limit_micro=params.get("credit_limit_local_micro"),
+        funded_amount_micro=params.get("funded_amount_local_micro"),
+    )
+    async with call.services.db.transaction() as tx:
+        return await entities.create(
+            call.services,
+            tx,
+            "funding_instrument",
+            call.account_id,
+            attributes,
+            now_ms=call.now_ms,
+            user_id=call.user_id,
+        )
+
+
+async def delete_funding_instrument(call: AdsCall) -> dict[str, Any]:
+    async with call.services.db.transaction() as tx:
+        row = await entities.load(
+            call.services,
+            "funding_instrument",
+            call.account_id,
+            call.params["funding_instrument_id"],
+            reader=tx,
+        )
+        return await entities.delete(
+            call.services,
+            tx,
+            row,
+            now_ms=call.now_ms,
+            user_id=call.user_id,
+            able_to_fund=False,
+            reasons_not_able_to_fund=["DELETED"],
+        )
+
+
+async def list_promotable_users(call: AdsCall) -> AdsResult:
+    query = EntityQuery("promotable_user", call.account_id, ids=call.params.get("promotable_user_ids"))
+    return await entities.list_page(call.services, query, call.params)
+
+
+async def get_promotable_user(call: AdsCall) -> dict[str, Any]:
+    row = await entities.load(
+        call.services,
+        "promotable_user",
+        call.account_id,
+        call.params["promotable_user_id"],
+        with_deleted=bool(call.params.get("with_deleted")),
+    )
+    return row["body"]
+
+
+OPERATIONS = [
+    AdsOperation(
+        "listFundingInstruments",
+        "GET",
+        "/accounts/{account_id}/funding_instruments",
+        list_funding_instruments,
+        params=(ACCOUNT_ID, AdsParam("funding_instrument_ids", Ids()), *list_params(sort=FUNDING_SORTS)),
+        category=ENTITY_READ,
+        paginated=True,
+    ),
+    AdsOperation(
+        "getFundingInstrument",
+        "GET",
+        "/accounts/{account_id}/funding_instruments/{funding_instrument_id}",
+        get_funding_instrument,
+        params=(ACCOUNT_ID, path_param("funding_instrument_id"), WITH_DELETED),
+        category=ENTITY_READ,
+    ),
+    AdsOperation(
+        "createSandboxFundingInstrument",
+        "POST",
+        "/accounts/{account_id}/funding_instruments",
+        create_funding_instrument,
+        params=(
+            ACCOUNT_ID,
+            AdsParam("currency", Text(max_length=3, min_length=3), required=True),
+            AdsParam("start_time", Time(), required=True),
+            AdsParam("type", EnumKind(FUNDING_TYPES), required=True),
+            AdsParam("end_time", Time()),
+            AdsParam("credit_limit_local_micro", Long(low=0)),
+            AdsParam("funded_amount_local_micro", Long(low=0)),
+        ),
+        category=WRITE,
+        write=True,
+        sandbox_only=True,
+    ),
+    AdsOperation(
+        "deleteSandboxFundingInstrument",
+        "DELETE",
+        "/accounts/{account_id}/funding_instruments/{funding_instrument_id}",
+        delete_funding_instrument,
+        params=(ACCOUNT_ID, path_param("funding_instrument_id")),
+        category=WRITE,
+        write=True,
+        sandbox_only=True,
+    ),
+    AdsOperation(
+        "listPromotableUsers",
+        "GET",
+        "/accounts/{account_id}/promotable_users",
+        list_promotable_users,
+        params=(ACCOUNT_ID, AdsParam("promotable_user_ids", Ids()), *list_params(sort=ENTITY_SORTS)),
+        category=ENTITY_READ,
+        paginated=True,
+    ),
+    AdsOperation(
+        "getPromotableUser",
+        "GET",
+        "/accounts/{account_id}/promotable_users/{promotable_user_id}",
+        get_promotable_user,
+        params=(ACCOUNT_ID, path_param("promotable_user_id"), WITH_DELETED),
+        category=ENTITY_READ,
+    ),
+]

@@ -1,0 +1,196 @@
+"""Entity lifecycle shared by every ads resource: ids, timestamps, soft delete, history, lookups
+and list pages. Resource modules add their own rules on top; none of this knows HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from roost.ads import errors
+from roost.ads.ids import entity_id
+from roost.ads.paging import AdsResult, page_window, stored_page
+from roost.ads.params import format_time
+from roost.storage.ads import EntityQuery
+from roost.storage.db import Executor, Row
+
+if TYPE_CHECKING:
+    from roost.services import Services
+
+# account_history names the kinds it tracks.
+HISTORY_TYPES = {
+    "campaign": "CAMPAIGN",
+    "line_item": "LINE_ITEM",
+    "promoted_tweet": "PROMOTED_TWEET",
+    "targeting_criterion": "TARGETING_CRITERIA",
+    "promoted_account": "PROMOTED_ACCOUNT",
+}
+_TAIL = ("created_at", "updated_at", "deleted")
+
+
+def _ordered(body: dict[str, Any]) -> dict[str, Any]:
+    """`id` first and the timestamps and `deleted` last, as the platform orders its objects."""
+    head = {"id": body["id"]}
+    head.update((k, v) for k, v in body.items() if k != "id" and k not in _TAIL)
+    head.update((k, body[k]) for k in _TAIL if k in body)
+    return head
+
+
+async def create(
+    services: Services,
+    tx: Executor,
+    kind: str,
+    account_id: str,
+    attributes: dict[str, Any],
+    *,
+    now_ms: int,
+    user_id: int | None,
+    parent_id: str | None = None,
+    funding_instrument_id: str | None = None,
+) -> dict[str, Any]:
+    """Store a new entity; returns its API object."""
+    sequence = await services.ads.next_sequence(tx, kind)
+    stamp = format_time(now_ms)
+    body = _ordered(
+        {
+            "id": entity_id(kind, sequence),
+            **attributes,
+            "created_at": stamp,
+            "updated_at": stamp,
+            "deleted": False,
+        }
+    )
+    await services.ads.insert_entity(
+        tx,
+        {
+            "kind": kind,
+            "account_id": account_id,
+            "parent_id": parent_id,
+            "funding_instrument_id": funding_instrument_id,
+            "created_at": now_ms,
+            "updated_at": now_ms,
+            "body": body,
+        },
+    )
+    await _history(services, tx, kind, account_id, body, "CREATE", now_ms, user_id, attributes)
+    return body
+
+
+async def update(
+    services: Services,
+    tx: Executor,
+    row: Row,
+    changes: dict[str, Any],
+    *,
+    now_ms: int,
+    user_id: int | None,
+    parent_id: str | None = None,
+) -> dict[str, Any]:
+    """Apply changed attributes to a stored entity; returns the new API object."""
+    before = row["body"]
+    body = _ordered({**before, **changes, "updated_at": format_time(now_ms)})
+    await services.ads.update_entity(
+        tx,
+        {
+            "parent_id": parent_id if parent_id is not None else row["parent_id"],
+            "funding_instrument_id": row["funding_instrument_id"],
+            "updated_at": now_ms,
+            "body": body,
+        },
+    )
+    diff = {k: {"old": before.get(k), "new": v} for k, v in changes.items() if before.get(k) != v}
+    await _history(services, tx, row["kind"], row["account_id"], body, "UPDATE", now_ms, user_id, diff)
+    return body
+
+
+async def delete(
+    services: Services, tx: Executor, row: Row, *, now_ms: int, user_id: int | None, **changes: Any
+) -> dict[str, Any]:
+    """Soft delete: the object stays readable with `with_deleted=true`."""
+    body = _ordered({**row["body"], **changes, "deleted": True, "updated_at": format_time(now_ms)})
+    await services.ads.update_entity(
+        tx,
+        {
+            "parent_id": row["parent_id"],
+            "funding_instrument_id": row["funding_instrument_id"],
+            "updated_at": now_ms,
+            "body": body,
+        },
+    )
+    await _history(services, tx, row["kind"], row["account_id"], body, "DELETE", now_ms, user_id, {})
+    return body
+
+
+async def _history(
+    services: Services,
+    tx: Executor,
+    kind: str,
+    account_id: str,
+    body: dict[str, Any],
+    change_type: str,
+    now_ms: int,
+    user_id: int | None,
+    changes: dict[str, Any],
+) -> None:
+    entity_type = HISTORY_TYPES.get(kind)
+    if entity_type is None:
+        return
+    await services.ads.append_history(
+        tx,
+        {
+            "id": services.ids.next_id(),
+            "account_id": account_id,
+            "entity_type": entity_type,
+            "entity_id": body["id"],
+            "change_type": change_type,
+            "change_time": now_ms,
+            "user_id": user_id,
+            "body": {"changes": changes, "entity_data": body},
+        },
+    )
+
+
+async def load(
+    services: Services,
+    kind: str,
+    account_id: str,
+    ident: str,
+    *,
+    with_deleted: bool = False,
+    parameter: str | None = None,
+    reader: Executor | None = None,
+) -> Row:
+    """The stored entity or the platform's 404 (`Campaign x was not found for Account y`)."""
+    row = await services.ads.entity(ident, reader)
+    if (
+        row is None
+        or row["kind"] != kind
+        or row["account_id"] != account_id
+        or (row["deleted"] and not with_deleted)
+    ):
+        raise errors.not_found(kind, ident, account_id, parameter)
+    return row
+
+
+async def list_page(
+    services: Services,
+    query: EntityQuery,
+    params: dict[str, Any],
+    reader: Executor | None = None,
+) -> AdsResult:
+    """A list request's page: count, cursor, sort_by, with_deleted and with_total_count applied."""
+    offset, count = page_window(params)
+    query = replace(
+        query,
+        with_deleted=bool(params.get("with_deleted")),
+        sort=params.get("sort_by"),
+        offset=offset,
+        limit=count,
+        with_total=bool(params.get("with_total_count")),
+    )
+    rows, total = await services.ads.entities(query, reader)
+    return stored_page([row["body"] for row in rows], offset, count, total, params)
+
+
+def bodies(rows: Sequence[Row]) -> list[dict[str, Any]]:
+    return [row["body"] for row in rows]

@@ -1,0 +1,326 @@
+"""The ads surface of the request pipeline.
+
+It runs the same stages as the v2 pipeline (route → read body → authenticate → authorise → rate
+limit → parameters → handler → envelope → headers) with the shared router, body reader,
+authenticator and rate limiter; what differs is the ads API's own transport and wire format:
+parameters from the query string and form body (JSON bodies for batch), unknown parameters
+ignored, typed echoes under `request.params`, `{code, message, parameter}` errors, the account in
+the path checked against the caller, and per-category rate limits with account-level headers.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
+
+from roost.ads import errors
+from roost.ads.operations import (
+    ACCOUNT_LIST,
+    ACCOUNT_READ,
+    CATALOG,
+    ENTITY_READ,
+    GLOBAL_READ,
+    TV_CATALOG,
+    WRITE,
+    AdsOperation,
+)
+from roost.ads.paging import AdsResult
+from roost.ads.params import Raw, parse_all
+from roost.auth.principals import Principal, RequestAuth
+from roost.core import jsonio
+from roost.core.errors import ApiError
+from roost.core.pipeline import parse_query, read_body, send_response, window_headers
+from roost.core.ratelimit import Window
+from roost.core.router import Router
+from roost.storage.db import Row
+
+if TYPE_CHECKING:
+    from roost.services import Services
+
+log = logging.getLogger("roost.ads")
+
+JSON = "application/json; charset=utf-8"
+CURRENT_VERSION = "12"
+SANDBOX_PREFIX = "/sandbox"
+_FORM = "application/x-www-form-urlencoded"
+_METHODS = ("GET", "POST", "PUT", "DELETE")
+
+# (requests, window in seconds) per category.
+CATEGORY_LIMITS: dict[str, tuple[int, int]] = {
+    WRITE: (450, 60),
+    ENTITY_READ: (10_000, 900),
+    ACCOUNT_READ: (2_000, 900),
+    ACCOUNT_LIST: (2_000, 900),
+    CATALOG: (400, 900),
+    TV_CATALOG: (2_000, 900),
+    GLOBAL_READ: (5, 900),
+}
+TOTAL_COUNT_LIMIT = (200, 900)
+WRITE_ROLES = ("ACCOUNT_ADMIN", "AD_MANAGER")
+
+
+@dataclass(slots=True)
+class AdsCall:
+    op: AdsOperation
+    principal: Principal
+    params: dict[str, Any]  # typed values, defaults filled in
+    echo: dict[str, Any]  # what `request.params` shows
+    body: Any  # the decoded JSON body of batch and audience-estimate requests
+    services: Services
+    now_ms: int
+    sandbox: bool
+    version: str
+    account: Row | None  # the account named in the path (decoded), when there is one
+    permissions: list[str]
+
+    @property
+    def account_id(self) -> str:
+        assert self.account is not None
+        return str(self.account["id"])
+
+    @property
+    def user_id(self) -> int:
+        assert self.principal.user_id is not None
+        return self.principal.user_id
+
+
+def is_ads_path(path: str) -> bool:
+    """Paths the ads surface answers: /12/…, /11/…, /5/… and the same under /sandbox (checked by
+    first character, since every v2 request passes through here)."""
+    first = path[1:2]
+    if first == "1":
+        return path.startswith(("/12/", "/11/"))
+    if first == "5":
+        return path.startswith("/5/")
+    if first == "s":
+        return path.startswith(SANDBOX_PREFIX + "/") and is_ads_path(path[len(SANDBOX_PREFIX) :])
+    return False
+
+
+class AdsPipeline:
+    def __init__(self, services: Services, operations: Sequence[AdsOperation]) -> None:
+        self.services = services
+        self.router = Router()
+        self.operations = list(operations)
+        for op in self.operations:
+            for version in op.versions:
+                self.router.add(op.method, f"/{version}{op.path}", op)
+        self.max_body = services.settings.max_body_bytes
+        self.limiter = services.rate_limiter
+        self.auth = services.authenticator
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        started = time.perf_counter()
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        path: str = scope["path"]
+        sandbox = headers.get("host", "").startswith("ads-api-sandbox")
+        if path.startswith(SANDBOX_PREFIX + "/"):
+            sandbox, path = True, path[len(SANDBOX_PREFIX) :]
+        extra: dict[str, str] = {}
+        echo: dict[str, Any] = {}
+        try:
+            op, path_params = self._route(scope["method"], path)
+            body = await read_body(receive, headers, self.max_body)
+            raw = self._raw_params(scope, headers, body)
+            principal = await self._authenticate(scope, headers, body, raw)
+            if op.sandbox_only and not sandbox:
+                raise errors.route_not_found()  # production has no such route
+            if op.write and not principal.can_write:
+                raise errors.readonly_application()
+            echo = {name: value for name, value in path_params.items()}
+            with_deleted = str(raw.get("with_deleted", "")).lower() == "true"
+            account, permissions = await self._account(op, principal, path_params, sandbox, with_deleted)
+            extra = self._rate_limit(op, principal, account, raw)
+            params, parsed_echo, problems = parse_all(op.params, raw, path_params)
+            echo = parsed_echo
+            if problems:
+                raise errors.AdsError(400, problems)
+            json_body = _json_body(headers, body) if op.body == "json" else None
+            call = AdsCall(
+                op,
+                principal,
+                params,
+                echo,
+                json_body,
+                self.services,
+                self.services.clock.now_ms(),
+                sandbox,
+                path[1:].split("/", 1)[0],
+                account,
+                permissions,
+            )
+            result = await op.handler(call)
+            status, payload = self._envelope(op, call, result)
+        except errors.AdsError as error:
+            status, payload = error.status, error.body
+            if not payload.get("request", {}).get("params"):
+                payload["request"] = {"params": echo}
+            extra.update(error.headers)
+        except ApiError as error:  # raised by shared code (authentication, body reading)
+            converted = _converted(error)
+            status, payload = converted.status, converted.body
+            extra.update(error.headers)
+        except Exception:
+            log.exception("unhandled error in %s %s", scope["method"], scope["path"])
+            failure = errors.internal_error()
+            status, payload = failure.status, failure.body
+        out = {
+            "x-current-api-version": CURRENT_VERSION,
+            # Correlation ids need uniqueness, not secrecy.
+            "x-transaction-id": f"{random.getrandbits(64):016x}",
+        }
+        out.update(extra)
+        out["x-response-time"] = str(int((time.perf_counter() - started) * 1000))
+        await send_response(send, status, jsonio.dumps(payload), JSON, out)
+
+    # ---- stages ---------------------------------------------------------------------------------
+
+    def _route(self, method: str, path: str) -> tuple[AdsOperation, dict[str, str]]:
+        match = self.router.match(method, path)
+        if match is not None:
+            return match
+        if any(self.router.match(other, path) for other in _METHODS if other != method):
+            raise errors.method_not_allowed()
+        raise errors.route_not_found()
+
+    @staticmethod
+    def _raw_params(scope: dict, headers: dict[str, str], body: bytes) -> dict[str, Raw]:
+        """Query and form parameters by name; a repeated name becomes a list (SDKs repeat list keys)."""
+        query = scope.get("query_string", b"")
+        pairs = parse_query(query) if query else []
+        if body and headers.get("content-type", "").startswith(_FORM):
+            pairs = pairs + parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+        raw: dict[str, Raw] = {}
+        for name, value in pairs:
+            if name.startswith("oauth_"):
+                continue
+            current = raw.get(name)
+            if current is None:
+                raw[name] = value
+            elif isinstance(current, list):
+                current.append(value)
+            else:
+                raw[name] = [current, value]
+        return raw
+
+    async def _authenticate(
+        self, scope: dict, headers: dict[str, str], body: bytes, raw: dict[str, Raw]
+    ) -> Principal:
+        form_pairs: list[tuple[str, str]] = []
+        if body and headers.get("content-type", "").startswith(_FORM):
+            form_pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+        query = scope.get("query_string", b"")
+        request = RequestAuth(
+            method=scope["method"],
+            scheme=scope.get("scheme", "http"),
+            host=headers.get("host", ""),
+            path=scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
+            authorization=headers.get("authorization"),
+            forwarded_proto=headers.get("x-forwarded-proto"),
+            query_pairs=parse_query(query) if query else [],
+            form_pairs=form_pairs,
+        )
+        authorization = request.authorization or ""
+        if authorization[:7].lower() == "bearer ":
+            raise errors.unauthorized()  # the ads API takes OAuth 1.0a user context only
+        try:
+            principal = await self.auth.authenticate(request, v2=False)
+        except ApiError:
+            raise errors.unauthorized() from None
+        if principal is None or principal.kind != "oauth1" or principal.user_id is None:
+            raise errors.unauthorized()
+        return principal
+
+    async def _account(
+        self,
+        op: AdsOperation,
+        principal: Principal,
+        path_params: dict[str, str],
+        sandbox: bool,
+        with_deleted: bool,
+    ) -> tuple[Row | None, list[str]]:
+        if not op.account_scoped:
+            return None, []
+        account_id = path_params["account_id"]
+        store = self.services.ads
+        account = await store.account(account_id)
+        if account is None or bool(account["sandbox"]) != sandbox:
+            raise errors.account_not_found(account_id)
+        if account["deleted"] and not (with_deleted and op.method == "GET"):
+            raise errors.account_not_found(account_id)
+        assert principal.user_id is not None
+        permissions = await store.permissions(account_id, principal.user_id)
+        if permissions is None:
+            raise errors.account_not_accessible(account_id)
+        if op.write and not any(role in permissions for role in op_roles(op)):
+            raise errors.action_not_allowed(account_id)
+        return account, permissions
+
+    def _rate_limit(
+        self, op: AdsOperation, principal: Principal, account: Row | None, raw: dict[str, Raw]
+    ) -> dict[str, str]:
+        now = self.services.clock.now()
+        limit, window_s = CATEGORY_LIMITS.get(op.category, (2_000, 900))
+        scope_key = op.category if op.category == WRITE else op.operation_id
+        counted = str(raw.get("with_total_count", "")).lower() == "true"
+        if counted:
+            limit, window_s = TOTAL_COUNT_LIMIT
+            scope_key = "with_total_count"
+        user_key = ("ads", scope_key, principal.app_id, principal.user_id)
+        window, allowed = self.limiter.hit(user_key, limit, window_s, now)
+        headers = window_headers("x-rate-limit", window)
+        if account is not None and op.method == "GET":
+            account_key = ("ads-account", scope_key, account["id"])
+            account_window: Window
+            account_window, account_allowed = self.limiter.hit(account_key, limit, window_s, now)
+            headers.update(window_headers("x-account-rate-limit", account_window))
+            allowed = allowed and account_allowed
+        if not allowed:
+            raise errors.too_many_requests(headers)
+        return headers
+
+    @staticmethod
+    def _envelope(op: AdsOperation, call: AdsCall, result: Any) -> tuple[int, dict[str, Any]]:
+        if not isinstance(result, AdsResult):
+            result = AdsResult(result)
+        payload: dict[str, Any] = {
+            "request": result.request if result.request is not None else {"params": call.echo}
+        }
+        payload.update(result.extra)
+        if result.paged or op.paginated:
+            payload["next_cursor"] = result.next_cursor
+        if result.total_count is not None:
+            payload["total_count"] = result.total_count
+        payload["data"] = result.data
+        return result.status or op.status, payload
+
+
+def op_roles(op: AdsOperation) -> tuple[str, ...]:
+    return op.roles or WRITE_ROLES
+
+
+def _json_body(headers: dict[str, str], body: bytes) -> Any:
+    content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        raise errors.invalid_parameter(None, "Content-Type must be application/json")
+    if not body:
+        raise errors.invalid_json("Request body must not be empty")
+    try:
+        return jsonio.loads(body)
+    except jsonio.JSONDecodeError:
+        raise errors.invalid_json() from None
+
+
+def _converted(error: ApiError) -> errors.AdsError:
+    if error.status == 413:
+        return errors.payload_too_large()
+    if error.status == 401:
+        return errors.unauthorized()
+    if error.status == 429:
+        return errors.too_many_requests(error.headers)
+    return errors.AdsError(error.status, [errors.item("INVALID_PARAMETER", str(error))])
