@@ -27,13 +27,13 @@ class AdsResult:
 def encode_cursor(offset: int) -> str:
     """Opaque: the offset with a check so a made-up cursor is refused instead of misread."""
     check = zlib.crc32(str(offset).encode()) % 1296
-    return base36(offset) + "x" + base36(check).rjust(2, "0")
+    return base36(offset) + "-" + base36(check).rjust(2, "0")
 
 
 def decode_cursor(raw: str | None) -> int:
     if not raw:
         return 0
-    body, sep, _ = raw.rpartition("x")
+    body, sep, _ = raw.rpartition("-")
     offset = from_base36(body) if sep else None
     if offset is None or offset < 0 or encode_cursor(offset) != raw:
         raise errors.invalid_parameter("cursor", f'Expected cursor, got "{raw}" for cursor')
