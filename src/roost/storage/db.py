@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from sqlalchemy.sql import ClauseElement
 
 Row = dict[str, Any]
 Params = Mapping[str, Any]
+COMMIT_CHANNEL = "roost_commits"
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,19 +245,38 @@ class SQLiteDatabase(Database):
 
 
 class PostgresDatabase(Database):
+    """Several processes may share one PostgreSQL database: every transaction ends with a NOTIFY on
+    `COMMIT_CHANNEL` carrying this process's token, and a listening connection turns the other
+    processes' notifications into commit events here, so their streams and delivery workers wake at
+    once instead of at their next poll."""
+
     dialect_name = "postgresql"
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, dsn: str = "") -> None:
         self._pool = pool
+        self._dsn = dsn
         self.commit_listeners = []
         self._statements = StatementCache(postgresql.dialect(paramstyle="numeric_dollar"))
+        self._token = uuid.uuid4().hex
+        self._listener: Any = None
 
     @classmethod
     async def connect(cls, url: str) -> PostgresDatabase:
         import asyncpg
 
-        pool = await asyncpg.create_pool(asyncpg_dsn(url), min_size=1, max_size=16)
-        return cls(pool)
+        dsn = asyncpg_dsn(url)
+        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=16)
+        return cls(pool, dsn)
+
+    async def listen(self) -> None:
+        import asyncpg
+
+        self._listener = await asyncpg.connect(self._dsn)
+        await self._listener.add_listener(COMMIT_CHANNEL, self._on_notification)
+
+    def _on_notification(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
+        if payload != self._token:  # this process's own commits were already announced
+            self._committed()
 
     async def fetch_one(self, statement: ClauseElement, params: Params | None = None) -> Row | None:
         async with self._pool.acquire() as conn:
@@ -274,9 +295,14 @@ class PostgresDatabase(Database):
         async with self._pool.acquire() as conn:
             async with conn.transaction():
                 yield _PostgresExecutor(conn, self._statements)
+                # Delivered to listeners only if the transaction commits.
+                await conn.execute("SELECT pg_notify($1, $2)", COMMIT_CHANNEL, self._token)
             self._committed()
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         await self._pool.close()
 
 
@@ -297,5 +323,7 @@ async def open_database(url: str) -> Database:
     if url.startswith("sqlite"):
         return SQLiteDatabase(sqlite_path(url))
     if url.startswith("postgres"):
-        return await PostgresDatabase.connect(url)
+        database = await PostgresDatabase.connect(url)
+        await database.listen()
+        return database
     raise ValueError(f"unsupported database URL: {url}")
