@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from roost.ads.api import accounts, funding
+from roost.ads.api import accounts, catalogs, funding
 from roost.ads.operations import AdsOperation
 
 
@@ -10,4 +10,5 @@ def all_ads_operations() -> list[AdsOperation]:
     return [
         *accounts.OPERATIONS,
         *funding.OPERATIONS,
+        *catalogs.OPERATIONS,
     ]
