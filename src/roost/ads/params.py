@@ -19,6 +19,9 @@ Raw = str | int | float | bool | list[Any] | None
 
 MAX_IDS = 200
 _LONG = re.compile(r"-?[0-9]{1,19}")
+# Nineteen digits can exceed a signed 64-bit integer; such values must be refused here, since the
+# databases cannot bind them (a tweet id of 9999999999999999999 was a 500 on lookup).
+_INT64 = range(-(2**63), 2**63)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})$")
 
 
@@ -97,6 +100,8 @@ class Long(Kind):
             if _LONG.fullmatch(text) is None:
                 raise errors.expected(self.type_name, raw, name)
             value = int(text)
+        if value not in _INT64:
+            raise errors.expected(self.type_name, raw, name)
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
             raise errors.invalid_value(
                 name,
@@ -196,7 +201,7 @@ class LongList(Kind):
             raise errors.invalid_value(name, _too_many(self.max_items, name))
         values = []
         for item in items:
-            if _LONG.fullmatch(item) is None:
+            if _LONG.fullmatch(item) is None or int(item) not in _INT64:
                 raise errors.expected("Long", item, name)
             values.append(int(item))
         return Parsed(values, values)
@@ -275,6 +280,10 @@ def parse_all(
             values[param.name] = echo[param.name] = path[param.name]
             continue
         given = raw.get(param.name)
+        if _has_nul(given):
+            # Text databases refuse NUL characters; no valid value of any parameter holds one.
+            problems.append(errors.expected("String", given, param.name).item)
+            continue
         if given is None or given == []:
             if param.required:
                 problems.append(errors.missing(param.name).item)
@@ -297,3 +306,11 @@ def parse_all(
         values[param.name] = parsed.value
         echo[param.name] = parsed.echo
     return values, echo, problems
+
+
+def _has_nul(raw: Raw) -> bool:
+    if isinstance(raw, str):
+        return "\x00" in raw
+    if isinstance(raw, list):
+        return any(isinstance(value, str) and "\x00" in value for value in raw)
+    return False

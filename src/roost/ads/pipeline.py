@@ -158,7 +158,8 @@ class AdsPipeline:
             status, payload = self._envelope(op, call, result)
         except errors.AdsError as error:
             status, payload = error.status, error.body
-            if not payload.get("request", {}).get("params"):
+            # Batch item errors carry `request` as a list of per-item echoes: keep it as it is.
+            if not isinstance(payload.get("request"), list) and not payload.get("request", {}).get("params"):
                 payload["request"] = {"params": echo}
             extra.update(error.headers)
         except ApiError as error:  # raised by shared code (authentication, body reading)
@@ -183,6 +184,9 @@ class AdsPipeline:
     def _route(self, method: str, path: str) -> tuple[AdsOperation, dict[str, str]]:
         match = self.router.match(method, path)
         if match is not None:
+            for name, value in match[1].items():
+                if "\x00" in value:  # no stored id holds one, and text databases refuse them
+                    raise errors.invalid_parameter(name, f'Expected String, got "{value}" for {name}')
             return match
         if any(self.router.match(other, path) for other in _METHODS if other != method):
             raise errors.method_not_allowed()

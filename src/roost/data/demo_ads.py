@@ -1,10 +1,12 @@
 """The demo advertiser: the demo user owns a production ads account and a sandbox account, each
-with a funding instrument and the user as its FULL promotable user."""
+with a funding instrument and the user as its FULL promotable user; the production account also
+has one mobile app (account_apps)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from roost.ads import entities
 from roost.ads.accounts import create_account
 
 if TYPE_CHECKING:
@@ -13,6 +15,12 @@ if TYPE_CHECKING:
 # Fixed ids so docs and scripts can name the demo accounts.
 DEMO_ADS_ACCOUNT = "18ce54d4x5t"
 DEMO_SANDBOX_ACCOUNT = "gq1844"
+DEMO_APP = {
+    "app_store_identifier": "com.roost.demo",
+    "os_type": "Android",
+    "conversion_tracking_enabled": True,
+    "deep_link_pattern": "roostdemo://",
+}
 
 
 async def seed_ads(services: Services, owner_user_id: int, now_ms: int) -> None:
@@ -25,6 +33,16 @@ async def seed_ads(services: Services, owner_user_id: int, now_ms: int) -> None:
             now_ms=now_ms,
             name="Roost Demo Advertiser",
             account_id=DEMO_ADS_ACCOUNT,
+        )
+        # Apps are registered outside the ads API; the demo account gets one to list.
+        await entities.create(
+            services,
+            tx,
+            "account_app",
+            DEMO_ADS_ACCOUNT,
+            dict(DEMO_APP),
+            now_ms=now_ms,
+            user_id=owner_user_id,
         )
         await create_account(
             services,

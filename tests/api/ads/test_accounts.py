@@ -229,3 +229,10 @@ def test_read_only_app_cannot_write(sandbox: AdsClient, account: dict[str, Any],
 
 def account_owner(client: AdsClient, account: dict[str, Any]) -> str:
     return client.get(f"/accounts/{account['id']}/authenticated_user_access").json()["data"]["user_id"]
+
+
+def test_nul_characters_are_refused_not_stored(ads: AdsClient) -> None:
+    in_filter = ads.get("/accounts", {"account_ids": "abc\x00def"})
+    assert in_filter.status_code == 400 and error_codes(in_filter) == ["INVALID_PARAMETER"]
+    in_path = ads.get("/accounts/abc%00def/campaigns")
+    assert in_path.status_code == 400 and in_path.json()["errors"][0]["parameter"] == "account_id"

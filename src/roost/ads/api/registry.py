@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from roost.ads.api import accounts, catalogs, funding
+from roost.ads.api import (
+    account_settings,
+    accounts,
+    catalogs,
+    funding,
+    targeting_audience,  # audience estimate, targeting suggestions
+    tracking_tags,
+)
+from roost.ads.api import batch as batch_ops
+from roost.ads.api import campaigns as campaign_ops
+from roost.ads.api import line_items as line_item_ops
+from roost.ads.api import promoted as promoted_ops
+from roost.ads.api import targeting as targeting_ops  # targeting criteria and their batch
 from roost.ads.operations import AdsOperation
 
 
@@ -11,4 +23,12 @@ def all_ads_operations() -> list[AdsOperation]:
         *accounts.OPERATIONS,
         *funding.OPERATIONS,
         *catalogs.OPERATIONS,
+        *account_settings.OPERATIONS,
+        *campaign_ops.OPERATIONS,
+        *line_item_ops.OPERATIONS,
+        *batch_ops.OPERATIONS,
+        *promoted_ops.OPERATIONS,
+        *targeting_ops.OPERATIONS,
+        *targeting_audience.OPERATIONS,
+        *tracking_tags.OPERATIONS,
     ]
