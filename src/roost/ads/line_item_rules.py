@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.ads import errors
+from roost.ads import catalog, errors
 from roost.ads.campaigns import check_amount
 from roost.ads.catalog.bidding import bidding_rule, placement_sets
 
@@ -176,6 +176,7 @@ def check_publisher_network(state: dict[str, Any]) -> None:
         return
     if not state.get("categories"):
         raise errors.invalid_parameter("categories", "A minimum of 1 items must be provided for categories")
+    check_categories_known(state["categories"])
     if not state.get("advertiser_domain"):
         raise errors.missing_parameter("advertiser_domain")
 
@@ -190,6 +191,34 @@ def check_preroll(state: dict[str, Any]) -> None:
         )
     if not state.get("categories"):
         raise errors.invalid_parameter("categories", "A minimum of 1 items must be provided for categories")
+    check_categories_known(state["categories"])
+    state["categories"] = business_category_expansion(state["categories"])
+
+
+def check_categories_known(categories: list[str]) -> None:
+    """Categories are IAB ids of the catalog (`IAB1`, `IAB1-1`, …)."""
+    for category in categories:
+        if catalog.iab_category(category) is None:
+            raise errors.AdsError(
+                404, [errors.item("INVALID_IAB_CATEGORY", f"Invalid IAB category {category}", "categories")]
+            )
+
+
+def business_category_expansion(categories: list[str]) -> list[str]:
+    """PREROLL_VIEWS line items take whole advertiser business categories: the IAB ids given must lie
+    in one or two of them, and the line item gets every IAB id of those (a partial set is widened)."""
+    wanted = set(categories)
+    groups = [g for g in catalog.advertiser_business_categories() if wanted & set(g["iab_categories"])]
+    covered = {iab for group in groups for iab in group["iab_categories"]}
+    if not groups or len(groups) > 2 or not wanted <= covered:
+        raise errors.invalid_parameter(
+            "categories",
+            "PREROLL_VIEWS line items take the IAB categories of one or two advertiser business categories",
+        )
+    expanded: list[str] = []
+    for group in groups:
+        expanded.extend(iab for iab in group["iab_categories"] if iab not in expanded)
+    return expanded
 
 
 def check_advertiser_domain(domain: str | None) -> None:

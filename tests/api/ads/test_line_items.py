@@ -573,3 +573,28 @@ def test_preroll_views_are_media_line_items_with_categories(
         sandbox, account, c, objective="PREROLL_VIEWS", product_type="MEDIA", categories="IAB1"
     )
     assert (item["goal"], item["pay_by"]) == ("PREROLL", "VIEW")
+
+
+def test_preroll_categories_widen_to_whole_business_categories(
+    sandbox: AdsClient, account: dict[str, Any]
+) -> None:
+    c = campaign_of(sandbox, account)
+    item = make_line_item(
+        sandbox, account, c, objective="PREROLL_VIEWS", product_type="MEDIA", categories="IAB2-3"
+    )
+    automotive = next(
+        group
+        for group in sandbox.get("/advertiser_business_categories").json()["data"]
+        if "IAB2-3" in group["iab_categories"]
+    )
+    assert item["categories"] == automotive["iab_categories"]
+
+
+def test_unknown_iab_categories_are_refused(sandbox: AdsClient, account: dict[str, Any]) -> None:
+    c = campaign_of(sandbox, account)
+    response = post_line_item(
+        sandbox, account, c, placements="ALL_ON_TWITTER,PUBLISHER_NETWORK", categories="IAB999",
+        advertiser_domain="example.com",
+    )  # fmt: skip
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "INVALID_IAB_CATEGORY"
