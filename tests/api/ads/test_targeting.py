@@ -503,10 +503,11 @@ def test_hostile_values_are_client_errors(sandbox: AdsClient, account: dict[str,
         criteria_path(account),
         {"line_item_id": "a\x00b", "targeting_type": "GENDER", "targeting_value": "1", "operator_type": "EQ"},
     )
-    assert nul_line_item.status_code == 404
-    assert sandbox.get(criteria_path(account, "/a%00b")).status_code == 404
-    assert sandbox.delete(criteria_path(account, "/a%00b")).status_code == 404
-    assert sandbox.delete(f"/accounts/{account['id']}/tracking_tags/a%00b").status_code == 404
+    # NUL characters are refused as parameter values before any lookup.
+    assert nul_line_item.status_code == 400
+    assert sandbox.get(criteria_path(account, "/a%00b")).status_code == 400
+    assert sandbox.delete(criteria_path(account, "/a%00b")).status_code == 400
+    assert sandbox.delete(f"/accounts/{account['id']}/tracking_tags/a%00b").status_code == 400
     suggestion = sandbox.get(
         f"/accounts/{account['id']}/targeting_suggestions",
         {"suggestion_type": "USER_ID", "targeting_values": "99999999999999999999"},
