@@ -74,6 +74,8 @@ def test_data_survives_a_graceful_restart() -> None:
         assert httpx.get(second.base_url + "/_roost/credentials").json() == {
             **creds,
             "base_url": second.base_url,
+            "ads_base_url": second.base_url,
+            "ads_sandbox_base_url": second.base_url + "/sandbox",
         }
     finally:
         second.stop()
