@@ -30,6 +30,7 @@ from roost.domain.text import extract_entities, shorten_urls, truncate_for_displ
 from roost.services import Services
 from roost.storage import schema
 from roost.storage.maintenance import bulk_insert
+from roost.storage.search import document_columns
 
 DAY_MS = 86_400_000
 BATCH = 10_000
@@ -326,6 +327,7 @@ def _post_row(
         "impression_count": likes * rng.randint(20, 120) + rng.randint(5, 400),
         "deleted_at": None,
     }
+    row.update(document_columns(row))  # the search document, as `insert_post` writes it
     return row, mentioned
 
 

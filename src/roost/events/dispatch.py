@@ -23,6 +23,7 @@ from roost.events.aaa import aaa_outgoing
 from roost.events.crc import REPLY_LIMIT_S, signature
 from roost.events.replay import advance_replays
 from roost.events.schedule import CrcScheduler
+from roost.events.stream_hooks import StreamHooks
 from roost.events.xaa import xaa_outgoing
 from roost.services import Services
 from roost.storage.db import Row
@@ -72,6 +73,7 @@ class Dispatcher:
         self._finished: list[dict[str, Any]] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self.crc_scheduler = CrcScheduler(services)
+        self.stream_hooks = StreamHooks(services)  # filtered-stream webhooks: links and rules in memory
 
     def start(self) -> None:
         self._stopping = False
@@ -168,7 +170,11 @@ class Dispatcher:
         await self.store.enqueue(rows, int(events[-1]["position"]))
 
     async def _deliveries_for(self, event: Row) -> list[dict[str, Any]]:
-        outgoing = [*await aaa_outgoing(self.services, event), *await xaa_outgoing(self.services, event)]
+        outgoing = [
+            *await aaa_outgoing(self.services, event),
+            *await xaa_outgoing(self.services, event),
+            *await self.stream_hooks.outgoing(event),
+        ]
         now = self.services.clock.now_ms()
         return [
             {

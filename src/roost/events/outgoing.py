@@ -23,7 +23,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     webhook_id: int
-    # Why this webhook gets the event; unique per (webhook, event): "aaa:<user id>", "xaa:<subscription id>"
+    # Why this webhook gets the event; unique per (webhook, event): "aaa:<user id>",
+    # "xaa:<subscription id>" or "stream:<app id>" (filtered-stream webhooks)
     route: str
     body: bytes  # the JSON envelope, exactly as it will be signed and sent
     for_user_id: int = 0

@@ -58,16 +58,28 @@ class Tail:
         self.end_ms = end_ms
         self._loop = asyncio.get_running_loop()
         self._last_write = self._loop.time()
+        self._stopped = False
+        self._wake: asyncio.Event | None = None
 
     def wrote(self) -> None:
         self._last_write = self._loop.time()
 
+    def interrupt(self) -> None:
+        """End `batches()` at its next step (a connection deleted through /2/connections)."""
+        self._stopped = True
+        if self._wake is not None:
+            self._wake.set()
+
+    @property
+    def interrupted(self) -> bool:
+        return self._stopped
+
     async def batches(self) -> AsyncIterator[list[Row]]:
         services = self.services
-        wake = asyncio.Event()
+        wake = self._wake = asyncio.Event()
         services.db.commit_listeners.append(wake.set)
         try:
-            while True:
+            while not self._stopped:
                 wake.clear()  # before reading: a commit after this point wakes the next wait
                 events = await services.events.after(self.position, BATCH)
                 if self.end_ms is not None:

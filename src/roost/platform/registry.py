@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 from roost.core.operations import Operation
-from roost.platform import activity, dms, media, social, stream, tweets, users, webhooks
+from roost.platform import (
+    activity,
+    connections,
+    dms,
+    media,
+    search,
+    social,
+    stream,
+    stream_webhooks,
+    streams,
+    tweets,
+    users,
+    webhooks,
+)
 
 
 def all_operations() -> list[Operation]:
@@ -16,4 +29,8 @@ def all_operations() -> list[Operation]:
         *social.OPERATIONS,
         *activity.OPERATIONS,
         *stream.OPERATIONS,
+        *streams.OPERATIONS,
+        *connections.OPERATIONS,
+        *stream_webhooks.OPERATIONS,
+        *search.OPERATIONS,
     ]

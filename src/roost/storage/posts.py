@@ -9,6 +9,7 @@ from sqlalchemy import Select, and_, bindparam, delete, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import post_mentions, posts, users
+from roost.storage.search import add_document
 from roost.storage.statements import binds, in_params, insert_all, sized
 
 MAX_ID = (1 << 63) - 1
@@ -128,6 +129,8 @@ class PostStore:
 
 
 async def insert_post(tx: Executor, row: dict[str, Any], mentioned_user_ids: Sequence[int]) -> None:
+    if "search_text" not in row:
+        await add_document(tx, row)  # the search document is written with the row
     await tx.execute(_insert, row)
     await tx.execute_many(
         _insert_mention, [{"post_id": row["id"], "user_id": uid} for uid in mentioned_user_ids]

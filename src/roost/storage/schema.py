@@ -148,6 +148,7 @@ users = Table(
     Column("listed_count", BigInteger, nullable=False, server_default="0"),
     Column("like_count", BigInteger, nullable=False, server_default="0"),
     Column("media_count", BigInteger, nullable=False, server_default="0"),
+    Index("ix_users_protected", "protected"),  # search leaves protected accounts out
 )
 
 posts = Table(
@@ -187,6 +188,10 @@ posts = Table(
     Column("bookmark_count", BigInteger, nullable=False, server_default="0"),
     Column("impression_count", BigInteger, nullable=False, server_default="0"),
     Column("deleted_at", BigInteger),
+    # The search document (roost/search/document.py), written with the row; indexed by SQLite FTS5
+    # (`posts_fts`) or a PostgreSQL GIN index (`ix_posts_search`), both made in migration 0008.
+    Column("search_text", Text),
+    Column("search_urls", Text),  # lowercased URLs, one a line, for `url:`
     Index("ix_posts_author_id", "author_id", "id"),
     Index("ix_posts_conversation", "conversation_id"),
 )
@@ -452,3 +457,19 @@ stream_rules = Table(
 
 # The ads API's tables live in their own module; importing it registers them on `metadata`.
 from roost.storage import schema_ads  # noqa: E402, F401
+
+# ---- filtered-stream webhook links (issue 6) ------------------------------------------------------
+# The app's filtered stream linked to one of its webhooks, with the field and expansion parameters
+# sent with the link (`params`: JSON list of [name, raw value] in request order). One link per webhook.
+stream_links = Table(
+    "stream_links",
+    metadata,
+    Column("webhook_id", RowId, primary_key=True, autoincrement=False),
+    Column("app_id", BigInteger, nullable=False),
+    Column("params", Text, nullable=False, server_default="[]"),
+    Column("created_at", BigInteger, nullable=False),
+    Index("ix_stream_links_app", "app_id", "webhook_id"),
+)
+
+# Stream connection history and the usage ledger (issue 6): their own module, registered the same way.
+from roost.storage import schema_streams  # noqa: E402, F401

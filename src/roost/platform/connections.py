@@ -1,0 +1,311 @@
+"""`/2/connections`: the app's active (this server's) and historical streaming connections, and
+deleting them — a deleted connection gets the in-band `operational-disconnect` line
+(`ForceDisconnect`) and is closed. Also `GET /2/usage/tweets`, the project's post usage."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from roost.core import errors
+from roost.core.clock import iso_ms
+from roost.core.operations import APP, Operation, RateLimit
+from roost.core.params import Enum, EnumSet, IntRange, Param, Token
+from roost.core.pipeline import Call
+from roost.domain import usage
+from roost.events.connections import Active, registry
+from roost.storage.db import Row
+from roost.storage.streams import StreamStore
+
+ENDPOINTS = (
+    "filtered_stream",
+    "sample_stream",
+    "sample10_stream",
+    "firehose_stream",
+    "tweets_compliance_stream",
+    "users_compliance_stream",
+    "tweet_label_stream",
+    "firehose_stream_lang_en",
+    "firehose_stream_lang_ja",
+    "firehose_stream_lang_ko",
+    "firehose_stream_lang_pt",
+    "likes_firehose_stream",
+    "likes_sample10_stream",
+    "likes_compliance_stream",
+)
+CONNECTION_FIELDS = (
+    "client_ip",
+    "connected_at",
+    "disconnect_reason",
+    "disconnected_at",
+    "endpoint_name",
+    "id",
+)
+USAGE_FIELDS = (
+    "cap_reset_day",
+    "daily_client_app_usage",
+    "daily_project_usage",
+    "project_cap",
+    "project_id",
+    "project_usage",
+)
+DEFAULT_USAGE_FIELDS = frozenset({"cap_reset_day", "project_cap", "project_id", "project_usage"})
+MAX_UUIDS = 100
+
+
+# ---- listing --------------------------------------------------------------------------------------
+
+
+def _item(
+    uuid: str,
+    endpoint: str,
+    connected_at: int,
+    disconnected_at: int | None,
+    reason: str | None,
+    fields: frozenset[str],
+) -> dict[str, Any]:
+    # id, endpoint_name and connected_at always (2.159 requires the last two); the rest on request.
+    item: dict[str, Any] = {"id": uuid, "endpoint_name": endpoint, "connected_at": iso_ms(connected_at)}
+    if "disconnected_at" in fields and disconnected_at is not None:
+        item["disconnected_at"] = iso_ms(disconnected_at)
+    if "disconnect_reason" in fields and reason is not None:
+        item["disconnect_reason"] = reason
+    return item
+
+
+def _active_item(entry: Active, fields: frozenset[str]) -> dict[str, Any]:
+    return _item(entry.uuid, entry.endpoint, entry.connected_at, None, None, fields)
+
+
+def _history_item(row: Row, fields: frozenset[str]) -> dict[str, Any]:
+    return _item(
+        str(row["id"]),
+        str(row["endpoint"]),
+        int(row["connected_at"]),
+        None if row["disconnected_at"] is None else int(row["disconnected_at"]),
+        row["disconnect_reason"],
+        fields,
+    )
+
+
+def _cursor(call: Call) -> tuple[int, str] | None:
+    """The `pagination_token`: the (connected_at, id) of the last connection of the previous page."""
+    token = call.params.get("pagination_token")
+    if token is None:
+        return None
+    try:
+        at, _, ident = base64.urlsafe_b64decode(token.encode("ascii")).decode("ascii").partition(":")
+        if ident:
+            return int(at), ident
+    except (ValueError, UnicodeError):
+        pass
+    message = f"The `pagination_token` query parameter value [{token}] is not a valid token"
+    raise errors.invalid_request([errors.param_error("pagination_token", token, message)])
+
+
+def _token(item: dict[str, Any], connected_at: int) -> str:
+    return base64.urlsafe_b64encode(f"{connected_at}:{item['id']}".encode()).decode("ascii")
+
+
+async def list_connections(call: Call) -> dict[str, Any]:
+    params, app_id = call.params, call.principal.app_id
+    status, limit = params["status"], int(params["max_results"])
+    endpoints: frozenset[str] | None = params.get("endpoints")
+    fields: frozenset[str] = params.get("connection.fields") or frozenset()
+    cursor = _cursor(call)
+
+    def after_cursor(connected_at: int, ident: str) -> bool:
+        return cursor is None or (-connected_at, ident) > (-cursor[0], cursor[1])
+
+    found: list[tuple[int, str, dict[str, Any]]] = []  # newest first, then by id
+    if status in ("active", "all"):
+        found.extend(
+            (entry.connected_at, entry.uuid, _active_item(entry, fields))
+            for entry in registry(call.services).of_app(app_id)
+            if (endpoints is None or entry.endpoint in endpoints)
+            and after_cursor(entry.connected_at, entry.uuid)
+        )
+    if status in ("inactive", "all"):
+        store = StreamStore(call.services.db)
+        before_at, after_id = cursor if cursor is not None else (1 << 62, "")
+        # Read in chunks until the page (and one more, for next_token) is filled after filtering.
+        while True:
+            rows = await store.inactive_of_app(app_id, 200, before_at, after_id)
+            found.extend(
+                (int(row["connected_at"]), str(row["id"]), _history_item(row, fields))
+                for row in rows
+                if endpoints is None or row["endpoint"] in endpoints
+            )
+            if len(rows) < 200 or len(found) > limit:
+                break
+            before_at, after_id = int(rows[-1]["connected_at"]), str(rows[-1]["id"])
+    found.sort(key=lambda f: (-f[0], f[1]))
+    page = found[:limit]
+    meta: dict[str, Any] = {"result_count": len(page)}
+    if len(found) > limit:
+        meta["next_token"] = _token(page[-1][2], page[-1][0])
+    body: dict[str, Any] = {"meta": meta}
+    if page:
+        body["data"] = [item for _, _, item in page]
+    return body
+
+
+# ---- deleting -------------------------------------------------------------------------------------
+
+
+def _kills(call: Call, chosen: list[Active], missing: list[str] | None = None) -> dict[str, Any]:
+    missing = missing or []
+    reg = registry(call.services)
+    results: list[dict[str, Any]] = []
+    for entry in chosen:
+        reg.kill(entry)
+        results.append({"uuid": entry.uuid, "success": True})
+    results.extend({"uuid": u, "success": False, "error_message": "Connection not found"} for u in missing)
+    return {"data": {"successful_kills": len(chosen), "failed_kills": len(missing), "results": results}}
+
+
+async def delete_all(call: Call) -> dict[str, Any]:
+    return _kills(call, registry(call.services).of_app(call.principal.app_id))
+
+
+async def delete_by_endpoint(call: Call) -> dict[str, Any]:
+    endpoint = call.params["endpoint_id"]
+    chosen = [e for e in registry(call.services).of_app(call.principal.app_id) if e.endpoint == endpoint]
+    return _kills(call, chosen)
+
+
+def _uuids(body: Any) -> list[str]:
+    if not isinstance(body, dict):
+        raise errors.invalid_body("$: must be an object")
+    extra = sorted(set(body) - {"uuids"})
+    if extra:
+        raise errors.invalid_body(
+            f"$.{extra[0]}: is not defined in the schema and the schema does not allow additional properties"
+        )
+    uuids = body.get("uuids")
+    if uuids is None:
+        raise errors.invalid_body("$.uuids: is missing but it is required")
+    if not isinstance(uuids, list) or not all(isinstance(u, str) for u in uuids):
+        raise errors.invalid_body("$.uuids: must be an array of strings")
+    if not 1 <= len(uuids) <= MAX_UUIDS:
+        raise errors.invalid_body(f"$.uuids: must have between 1 and {MAX_UUIDS} items")
+    return list(dict.fromkeys(uuids))
+
+
+async def delete_by_uuids(call: Call) -> dict[str, Any]:
+    uuids = _uuids(call.body)
+    mine = {e.uuid: e for e in registry(call.services).of_app(call.principal.app_id)}
+    chosen = [mine[u] for u in uuids if u in mine]
+    return _kills(call, chosen, [u for u in uuids if u not in mine])
+
+
+# ---- usage ----------------------------------------------------------------------------------------
+
+
+async def get_usage(call: Call) -> dict[str, Any]:
+    services, principal = call.services, call.principal
+    fields: frozenset[str] = call.params.get("usage.fields") or DEFAULT_USAGE_FIELDS
+    project_id = principal.project_id
+    caps = usage.caps(services)
+    days = int(call.params["days"])
+    today = usage.day_start(services.clock.now_ms())
+    first = today - (days - 1) * usage.DAY_MS
+    data: dict[str, Any] = {}
+    if "project_id" in fields:
+        data["project_id"] = str(project_id)
+    if "project_cap" in fields:
+        data["project_cap"] = str(caps.monthly)
+    if "project_usage" in fields:
+        data["project_usage"] = str((await usage.used(services, project_id))[0])
+    if "cap_reset_day" in fields:
+        data["cap_reset_day"] = caps.reset_day
+    if fields & {"daily_project_usage", "daily_client_app_usage"}:
+        per_app: dict[int, dict[int, int]] = {principal.app_id: {}}
+        for app_id, day, posts in await StreamStore(services.db).daily_by_app(project_id, first):
+            per_app.setdefault(app_id, {})[day] = per_app.get(app_id, {}).get(day, 0) + posts
+        day_list = [first + i * usage.DAY_MS for i in range(days)]
+        if "daily_project_usage" in fields:
+            totals = {d: sum(app.get(d, 0) for app in per_app.values()) for d in day_list}
+            data["daily_project_usage"] = {
+                "project_id": str(project_id),
+                "usage": [{"date": iso_ms(d), "usage": str(totals[d])} for d in day_list],
+            }
+        if "daily_client_app_usage" in fields:
+            data["daily_client_app_usage"] = [
+                {
+                    "client_app_id": str(app_id),
+                    "usage": [{"date": iso_ms(d), "usage": str(counts.get(d, 0))} for d in day_list],
+                    "usage_result_count": days,
+                }
+                for app_id, counts in sorted(per_app.items())
+                if app_id  # 0: usage recorded without an app
+            ]
+    return {"data": data}
+
+
+CONNECTIONS_READ = RateLimit(app=450)  # no published figure: the rule-listing limit
+CONNECTIONS_DELETE = RateLimit(app=50)  # no published figure: the stream connect limit
+USAGE_READ = RateLimit(app=50)
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "getConnectionHistory",
+        "GET",
+        "/2/connections",
+        list_connections,
+        (APP,),
+        params=(
+            Param("status", Enum(("active", "inactive", "all")), default="active"),
+            Param("endpoints", EnumSet(ENDPOINTS)),
+            Param("max_results", IntRange(1, 100), default=10),
+            Param("pagination_token", Token()),
+            Param("connection.fields", EnumSet(CONNECTION_FIELDS)),
+        ),
+        rate_limit=CONNECTIONS_READ,
+        tag="Connections",
+        summary="Get Connection History",
+    ),
+    Operation(
+        "deleteAllConnections",
+        "DELETE",
+        "/2/connections/all",
+        delete_all,
+        (APP,),
+        rate_limit=CONNECTIONS_DELETE,
+        tag="Connections",
+        summary="Terminate all connections",
+    ),
+    Operation(
+        "deleteConnectionsByEndpoint",
+        "DELETE",
+        "/2/connections/{endpoint_id}",
+        delete_by_endpoint,
+        (APP,),
+        params=(Param("endpoint_id", Enum(ENDPOINTS), required=True, in_path=True),),
+        rate_limit=CONNECTIONS_DELETE,
+        tag="Connections",
+        summary="Terminate connections by endpoint",
+    ),
+    Operation(
+        "deleteConnectionsByUuids",
+        "DELETE",
+        "/2/connections",
+        delete_by_uuids,
+        (APP,),
+        body=True,
+        rate_limit=CONNECTIONS_DELETE,
+        tag="Connections",
+        summary="Terminate multiple connections",
+    ),
+    Operation(
+        "getUsage",
+        "GET",
+        "/2/usage/tweets",
+        get_usage,
+        (APP,),
+        params=(Param("days", IntRange(1, 90), default=7), Param("usage.fields", EnumSet(USAGE_FIELDS))),
+        rate_limit=USAGE_READ,
+        tag="Usage",
+        summary="Get Usage",
+    ),
+)

@@ -1,0 +1,71 @@
+"""Filtered-stream webhooks (`/2/tweets/search/webhooks*`): link the app's filtered stream to one of
+its webhooks, list the links, unlink. Deliveries are made by the dispatcher (`events/stream_hooks.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roost.core.operations import APP, Operation, RateLimit
+from roost.core.pipeline import Call
+from roost.domain.stream_links import StreamLinkService
+from roost.platform.webhooks import WEBHOOK_ID
+
+LINKS = "/2/tweets/search/webhooks"
+LINK_LIMIT = RateLimit(app=450)
+
+
+async def create_link(call: Call) -> dict[str, Any]:
+    # The pipeline has validated the field and expansion parameters (the operation returns posts);
+    # they are kept as sent, and each delivery is rendered with them.
+    await StreamLinkService(call.services).link(
+        call.principal.app_id, call.params["webhook_id"], call.raw.items()
+    )
+    return {"data": {"provisioned": True}}
+
+
+async def list_links(call: Call) -> dict[str, Any]:
+    # SPEC 2.167's shape (a list under `data`); none is an empty list, as for GET /2/webhooks.
+    return {"data": await StreamLinkService(call.services).listing(call.principal.app_id)}
+
+
+async def delete_link(call: Call) -> dict[str, Any]:
+    await StreamLinkService(call.services).unlink(call.principal.app_id, call.params["webhook_id"])
+    return {"data": {"deleted": True}}
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "createWebhooksStreamLink",
+        "POST",
+        LINKS + "/{webhook_id}",
+        create_link,
+        (APP,),
+        params=(WEBHOOK_ID,),
+        returns="tweet",  # accepts tweet.fields / expansions / … like the stream itself
+        rate_limit=LINK_LIMIT,
+        tag="Webhooks",
+        summary="Create stream link",
+    ),
+    Operation(
+        "getWebhooksStreamLinks",
+        "GET",
+        LINKS,
+        list_links,
+        (APP,),
+        rate_limit=LINK_LIMIT,
+        tag="Webhooks",
+        summary="Get stream links",
+    ),
+    Operation(
+        "deleteWebhooksStreamLink",
+        "DELETE",
+        LINKS + "/{webhook_id}",
+        delete_link,
+        (APP,),
+        params=(WEBHOOK_ID,),
+        rate_limit=LINK_LIMIT,
+        tag="Webhooks",
+        summary="Delete stream link",
+    ),
+)

@@ -1,0 +1,269 @@
+"""Search and counts: the rules around the query (windows, defaults, paging, buckets), on top of the
+parser, the SQL compiler (search/sql.py) and the search store. The platform handlers
+(platform/search.py) only pass parameters in and results out. Facts §4; docs/search.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from roost.core import pagination
+from roost.core.clock import iso_ms, parse_rfc3339
+from roost.core.errors import invalid_request, param_error
+from roost.core.params import ParamError
+from roost.search.ast import And, Node, Not, Operator, Or, QueryError
+from roost.search.matcher import matches
+from roost.search.parser import parse
+from roost.search.sql import PLACE_OPERATORS, Compiled, PlaceResolver, compile_query, positive_text
+from roost.search.view import view_of
+from roost.services import Services
+from roost.storage.db import Row
+from roost.storage.search import SearchStore
+
+Product = Literal["recent", "all"]
+
+MAX_ID = (1 << 63) - 1
+MINUTE_MS = 60_000
+DAY_MS = 86_400_000
+RECENT_WINDOW_MS = 7 * DAY_MS
+ALL_DEFAULT_WINDOW_MS = 30 * DAY_MS  # full archive without start_time: the last 30 days
+COUNTS_PAGE_MS = 30 * DAY_MS  # counts/all pages 30 days at a time
+ARCHIVE_START_MS = parse_rfc3339("2006-03-21T00:00:00Z") or 0
+END_GAP_MS = 10_000  # end_time must be at least 10 s before the request
+DEFAULT_END_LAG_S = 30  # without end_time the platform searches up to 30 s ago
+# From 2026-05-04 (changelog: "reposts no longer returned by keyword search").
+KEYWORD_REPOSTS_CUTOFF_MS = parse_rfc3339("2026-05-04T00:00:00Z") or 0
+GRANULARITY_MS = {"minute": MINUTE_MS, "hour": 3_600_000, "day": DAY_MS}
+# Query length limits of the self-serve access levels (facts §4); settings can raise them.
+QUERY_LIMITS = {"recent": 512, "all": 1024}
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    start_ms: int
+    end_ms: int
+    since_id: int
+    until_id: int
+
+
+def minute_text(epoch_ms: int) -> str:
+    """Times echoed in window errors: `2021-03-30T18:18Z` (minute precision)."""
+    return time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime(epoch_ms // 1000))
+
+
+def _time_error(name: str, raw: str, message: str) -> Exception:
+    return invalid_request([param_error(name, raw, message)])
+
+
+def query_limit(services: Services, product: Product) -> int:
+    return services.settings.whole(f"search_{product}_max_query_length", QUERY_LIMITS[product], positive=True)
+
+
+def parse_query(services: Services, product: Product, text: str) -> Node:
+    """The query's AST, or an invalid-request error with the platform's wrapped messages."""
+    try:
+        root = parse(text, "search", max_length=query_limit(services, product)).root
+    except QueryError as exc:
+        messages = exc.messages
+    else:
+        if product == "all" and _uses(root, frozenset({"entity"})):
+            messages = [
+                "Reference to invalid operator 'entity'. Operator is not available in current product "
+                "or product packaging."
+            ]
+        else:
+            return root
+    text_ = "There were errors processing your request: " + ", ".join(messages)
+    raise invalid_request([param_error("query", text, text_)])
+
+
+def _uses(node: Node, names: frozenset[str]) -> bool:
+    if isinstance(node, Operator):
+        return node.name in names
+    if isinstance(node, Not):
+        return _uses(node.child, names)
+    if isinstance(node, And | Or):
+        return any(_uses(child, names) for child in node.children)
+    return False
+
+
+def window(
+    services: Services, product: Product, params: Mapping[str, Any], raw: Mapping[str, str], now_ms: int
+) -> Window:
+    """The time and id bounds of a request, checked as the platform checks them."""
+    start, end = params.get("start_time"), params.get("end_time")
+    if end is not None and end > now_ms - END_GAP_MS:
+        raise _time_error(
+            "end_time",
+            raw["end_time"],
+            f"Invalid 'end_time':'{minute_text(end)}'. 'end_time' must be a minimum of 10 seconds prior "
+            "to the request time.",
+        )
+    earliest = now_ms - RECENT_WINDOW_MS if product == "recent" else ARCHIVE_START_MS
+    if start is not None and start < earliest:
+        shown = -(-earliest // MINUTE_MS) * MINUTE_MS  # rounded up: the time shown is always allowed
+        raise _time_error(
+            "start_time",
+            raw["start_time"],
+            f"Invalid 'start_time':'{minute_text(start)}'. 'start_time' must be on or after "
+            f"{minute_text(shown)}",
+        )
+    lag_ms = int(services.settings.number("search_default_end_lag_s", DEFAULT_END_LAG_S) * 1000)
+    if end is None:
+        end = now_ms - lag_ms
+    if start is None:
+        if product == "recent":
+            start = earliest
+        else:  # the archive defaults to 30 days unless ids bound the request
+            start = (
+                ARCHIVE_START_MS if "since_id" in params else max(now_ms - ALL_DEFAULT_WINDOW_MS, earliest)
+            )
+    if start >= end and "start_time" in raw:
+        raise _time_error(
+            "start_time",
+            raw["start_time"],
+            f"Invalid 'start_time':'{minute_text(start)}'. 'start_time' must be before 'end_time':"
+            f"'{minute_text(end)}'",
+        )
+    return Window(start, end, params.get("since_id", 0), params.get("until_id", MAX_ID))
+
+
+def _scope(kind: str, query: str) -> str:
+    # Tokens are tied to the endpoint and the query: another query's token is refused.
+    return f"{kind}:" + hashlib.blake2s(query.encode(), digest_size=8).hexdigest()
+
+
+def _token(params: Mapping[str, Any]) -> tuple[str, str] | None:
+    for name in ("next_token", "pagination_token"):
+        if params.get(name) is not None:
+            return name, params[name]
+    return None
+
+
+def _cursor(params: Mapping[str, Any], scope: str) -> int | None:
+    found = _token(params)
+    if found is None:
+        return None
+    name, token = found
+    try:
+        cursor, direction = pagination.decode(name, token, scope)
+    except ParamError as exc:
+        raise invalid_request([param_error(name, token, exc.message)]) from None
+    if direction != pagination.NEXT:
+        raise invalid_request(
+            [param_error(name, token, f"The `{name}` query parameter value [{token}] is not a valid token")]
+        )
+    return cursor
+
+
+class SearchService:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.store = SearchStore(services.db)
+
+    async def _compile(self, root: Node) -> Compiled:
+        return compile_query(root, self.store.dialect, await self._places(root))  # type: ignore[arg-type]
+
+    async def _places(self, root: Node) -> PlaceResolver | None:
+        if not _uses(root, PLACE_OPERATORS):
+            return None
+        views = [
+            (str(row["id"]), view_of({"id": 0, "place_id": row["id"]}, None, place=row))
+            for row in await self.store.places()
+        ]
+
+        def resolve(operator: Operator) -> list[str]:
+            return [place_id for place_id, view in views if matches(operator, view, "search")]
+
+        return resolve
+
+    def _no_reposts(self, root: Node, now_ms: int) -> bool:
+        return now_ms >= KEYWORD_REPOSTS_CUTOFF_MS and positive_text(root)
+
+    async def search(
+        self, product: Product, params: Mapping[str, Any], raw: Mapping[str, str], now_ms: int
+    ) -> tuple[list[Row], dict[str, Any]]:
+        """One page, newest first, and its meta (`newest_id`, `oldest_id`, `result_count`,
+        `next_token`). `sort_order=relevancy` orders the same way: roost has no relevance model."""
+        query = params["query"]
+        root = parse_query(self.services, product, query)
+        bounds = window(self.services, product, params, raw, now_ms)
+        scope = _scope(f"search-{product}", query)
+        cursor = _cursor(params, scope)
+        until_id = bounds.until_id if cursor is None else min(bounds.until_id, cursor)
+        limit = int(params["max_results"])
+        rows = await self.store.search(
+            await self._compile(root),
+            since_id=bounds.since_id,
+            until_id=until_id,
+            start_ms=bounds.start_ms,
+            end_ms=bounds.end_ms,
+            limit=limit + 1,
+            no_reposts=self._no_reposts(root, now_ms),
+        )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        meta: dict[str, Any] = {"result_count": len(rows)}
+        if rows:
+            meta = {
+                "newest_id": str(rows[0]["id"]),
+                "oldest_id": str(rows[-1]["id"]),
+                "result_count": len(rows),
+            }
+            if more:
+                meta["next_token"] = pagination.encode(int(rows[-1]["id"]), pagination.NEXT, scope)
+        return rows, meta
+
+    async def counts(
+        self, product: Product, params: Mapping[str, Any], raw: Mapping[str, str], now_ms: int
+    ) -> dict[str, Any]:
+        """`data: [{start, end, tweet_count}]` over the window (partial edge buckets, zero buckets),
+        `meta.total_tweet_count`; counts/all pages 30 days at a time, newest first."""
+        query = params["query"]
+        root = parse_query(self.services, product, query)
+        bounds = window(self.services, product, params, raw, now_ms)
+        scope = _scope(f"counts-{product}", query)
+        cursor = _cursor(params, scope)
+        start, end = bounds.start_ms, bounds.end_ms if cursor is None else min(bounds.end_ms, cursor)
+        next_token = None
+        if product == "all" and end - start > COUNTS_PAGE_MS:
+            start = end - COUNTS_PAGE_MS
+            next_token = pagination.encode(start, pagination.NEXT, scope)
+        size = GRANULARITY_MS[params.get("granularity") or "hour"]
+        found = await self.store.counts(
+            await self._compile(root),
+            since_id=bounds.since_id,
+            until_id=bounds.until_id,
+            start_ms=start,
+            end_ms=end,
+            bucket_ms=size,
+            no_reposts=self._no_reposts(root, now_ms),
+        )
+        data = buckets(start, end, size, found)
+        total = sum(item["tweet_count"] for item in data)
+        meta: dict[str, Any] = {"total_tweet_count": total, "total_post_count": total}
+        if next_token is not None:
+            meta["next_token"] = next_token
+        body: dict[str, Any] = {"meta": meta}
+        if data:
+            body = {"data": data, "meta": meta}
+        return body
+
+
+def buckets(start_ms: int, end_ms: int, size_ms: int, counts: Mapping[int, int]) -> list[dict[str, Any]]:
+    """Buckets from the exact window start to the exact window end; inner edges on UTC minute / hour /
+    day boundaries, so the first and last may be partial. `counts` is keyed by `created_at // size`.
+    Both names of the count are sent: `tweet_count` (live traffic) and `post_count` (the newer spec)."""
+    out: list[dict[str, Any]] = []
+    edge = start_ms
+    while edge < end_ms:
+        index = edge // size_ms
+        upper = min((index + 1) * size_ms, end_ms)
+        n = counts.get(index, 0)
+        out.append({"end": iso_ms(upper), "start": iso_ms(edge), "tweet_count": n, "post_count": n})
+        edge = upper
+    return out

@@ -1,0 +1,97 @@
+"""Statements for streaming connections (history rows behind `GET /2/connections`) and the post usage
+ledger (usage caps, `GET /2/usage/tweets`)."""
+
+from __future__ import annotations
+
+from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+
+from roost.storage.db import Database, Row
+from roost.storage.schema_streams import stream_connections as conns
+from roost.storage.schema_streams import usage_records as usage
+from roost.storage.statements import insert_all
+
+_open = insert_all(conns)
+_close = (
+    update(conns)
+    .where(conns.c.id == bindparam("id"), conns.c.disconnected_at.is_(None))
+    .values(disconnected_at=bindparam("disconnected_at"), disconnect_reason=bindparam("reason"))
+)
+# Newest first; (connected_at, id) is the page cursor, so rows closed meanwhile never repeat a row.
+_inactive_of_app = (
+    select(conns)
+    .where(
+        conns.c.app_id == bindparam("app_id"),
+        conns.c.disconnected_at.is_not(None),
+        or_(
+            conns.c.connected_at < bindparam("before_at"),
+            and_(conns.c.connected_at == bindparam("before_at"), conns.c.id > bindparam("after_id")),
+        ),
+    )
+    .order_by(conns.c.connected_at.desc(), conns.c.id)
+    .limit(bindparam("limit"))
+)
+_record = insert(usage).values(
+    project_id=bindparam("project_id"),
+    app_id=bindparam("app_id"),
+    day_ms=bindparam("day_ms"),
+    posts=bindparam("posts"),
+)
+_project_total = select(func.coalesce(func.sum(usage.c.posts), 0)).where(
+    usage.c.project_id == bindparam("project_id"), usage.c.day_ms >= bindparam("since")
+)
+_daily_by_app = (
+    select(usage.c.app_id, usage.c.day_ms, func.sum(usage.c.posts).label("posts"))
+    .where(usage.c.project_id == bindparam("project_id"), usage.c.day_ms >= bindparam("since"))
+    .group_by(usage.c.app_id, usage.c.day_ms)
+    .order_by(usage.c.app_id, usage.c.day_ms)
+)
+
+
+class StreamStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    # ---- connections ----------------------------------------------------------------------------
+
+    async def open_connection(
+        self, uuid: str, app_id: int, project_id: int, endpoint: str, partition: int | None, at_ms: int
+    ) -> None:
+        row = {
+            "id": uuid,
+            "app_id": app_id,
+            "project_id": project_id,
+            "endpoint": endpoint,
+            "partition": partition,
+            "connected_at": at_ms,
+            "disconnected_at": None,
+            "disconnect_reason": None,
+        }
+        async with self._db.transaction() as tx:
+            await tx.execute(_open, row)
+
+    async def close_connection(self, uuid: str, at_ms: int, reason: str) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(_close, {"id": uuid, "disconnected_at": at_ms, "reason": reason})
+
+    async def inactive_of_app(
+        self, app_id: int, limit: int, before_at: int = 1 << 62, after_id: str = ""
+    ) -> list[Row]:
+        """Closed connections after the cursor (connected_at, id), newest first."""
+        params = {"app_id": app_id, "limit": limit, "before_at": before_at, "after_id": after_id}
+        return await self._db.fetch_all(_inactive_of_app, params)
+
+    # ---- usage ----------------------------------------------------------------------------------
+
+    async def record_usage(self, project_id: int, app_id: int, day_ms: int, posts: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                _record, {"project_id": project_id, "app_id": app_id, "day_ms": day_ms, "posts": posts}
+            )
+
+    async def project_total(self, project_id: int, since_ms: int) -> int:
+        value = await self._db.fetch_value(_project_total, {"project_id": project_id, "since": since_ms})
+        return int(value or 0)
+
+    async def daily_by_app(self, project_id: int, since_ms: int) -> list[tuple[int, int, int]]:
+        rows = await self._db.fetch_all(_daily_by_app, {"project_id": project_id, "since": since_ms})
+        return [(int(r["app_id"]), int(r["day_ms"]), int(r["posts"])) for r in rows]
