@@ -1,8 +1,9 @@
 """Promoted products: posts, accounts and scheduled posts attached to line items.
 
-Promoting a post of someone other than the account's FULL promotable user promotes a new repost
-of it by that user (the platform's nullcast repost): the association's `tweet_id` is the repost's
-id. roost has no nullcast flag, so the repost is an ordinary repost row of the posts domain.
+Promoting a post of someone other than the account's FULL promotable user needs that author's
+permission, which the platform records as a RETWEETS_ONLY promotable user of the account; the
+association then promotes a new repost of it by the FULL user (the platform's nullcast repost), and
+its `tweet_id` is the repost's id. roost has no nullcast flag, so the repost is an ordinary repost row.
 """
 
 from __future__ import annotations
@@ -123,6 +124,15 @@ async def promote_tweets(
         if post is None or post["deleted_at"] is not None:
             raise errors.bad_request("INVALID_TWEET", f"Tweet {tweet_id} was not found", "tweet_ids")
     promoter = await full_promotable_user(services, account_id, tx)
+    permitted = await promotable_authors(services, account_id, tx)
+    for tweet_id in wanted:
+        if int(found[tweet_id]["author_id"]) not in permitted:
+            raise errors.bad_request(
+                "INVALID_TWEET",
+                f"Tweet {tweet_id} cannot be promoted by Account {account_id}: its author is not a "
+                "promotable user of the account",
+                "tweet_ids",
+            )
     existing = await _existing(services, tx, "promoted_tweet", account_id, line_item["id"])
     by_tweet: dict[int, dict[str, Any]] = {int(row["body"]["tweet_id"]): row["body"] for row in existing}
     # A promoted repost stands for its original: promoting the original again is a no-op.
@@ -156,6 +166,12 @@ async def promote_tweets(
         by_tweet[tweet_id] = body
         out.append(body)
     return out
+
+
+async def promotable_authors(services: Services, account_id: str, reader: Executor) -> set[int]:
+    """Users whose posts the account may promote: its FULL and RETWEETS_ONLY promotable users."""
+    rows, _ = await services.ads.entities(EntityQuery("promotable_user", account_id), reader)
+    return {int(row["body"]["user_id"]) for row in rows}
 
 
 # ---- promoted accounts -------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 POST /_roost/ads/accounts (an account for a user, production or sandbox), PUT
 /_roost/ads/accounts/{id}/users/{user_id} (grant roles), PUT /_roost/ads/accounts/{id}/allowlist
-(beta programmes: ACCOUNT_HISTORY, RECOMMENDATIONS, ADVERTISER_USER_ID) and PUT
-/_roost/ads/accounts/{id}/limits (raised caps, e.g. `active_campaigns`).
+(beta programmes: ACCOUNT_HISTORY, RECOMMENDATIONS, ADVERTISER_USER_ID), PUT
+/_roost/ads/accounts/{id}/limits (raised caps, e.g. `active_campaigns`) and POST
+/_roost/ads/accounts/{id}/promotable_users (a RETWEETS_ONLY promotable user: an author who allowed
+the account to promote their posts).
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from roost.ads import entities
 from roost.ads.accounts import COMPOSER_ROLES, PERMISSIONS, create_account
 from roost.ads.operations import ACCOUNT_HISTORY, ADVERTISER_USER_ID, RECOMMENDATIONS
 from roost.control.routes import OrjsonResponse, _json, numeric_id
 from roost.control.state import ServerState
 from roost.core import errors
+from roost.storage.ads import EntityQuery
 
 PROGRAMMES = (ACCOUNT_HISTORY, RECOMMENDATIONS, ADVERTISER_USER_ID)
 LIMIT_NAMES = ("active_campaigns", "active_line_items")
@@ -100,8 +104,31 @@ def ads_routes(state: ServerState) -> list[BaseRoute]:
             await services.ads.set_account_json(tx, account["id"], "limits", merged)
         return OrjsonResponse({"account_id": account["id"], "limits": merged})
 
+    async def add_promotable_user(request: Request) -> Response:
+        account = await account_of(request)
+        user_id = numeric_id(_object(await _json(request)).get("user_id"), "user_id")
+        if await services.users.get(user_id) is None:
+            raise errors.not_found_problem("No such user.")
+        rows, _ = await services.ads.entities(EntityQuery("promotable_user", account["id"]))
+        for row in rows:
+            if int(row["body"]["user_id"]) == user_id:
+                return OrjsonResponse(row["body"])
+        now_ms = services.clock.now_ms()
+        async with services.db.transaction() as tx:
+            body = await entities.create(
+                services,
+                tx,
+                "promotable_user",
+                account["id"],
+                {"user_id": str(user_id), "promotable_user_type": "RETWEETS_ONLY"},
+                now_ms=now_ms,
+                user_id=None,
+            )
+        return OrjsonResponse(body, status_code=201)
+
     return [
         Route("/_roost/ads/accounts", create, methods=["POST"]),
+        Route("/_roost/ads/accounts/{account_id}/promotable_users", add_promotable_user, methods=["POST"]),
         Route("/_roost/ads/accounts/{account_id}/users/{user_id}", grant, methods=["PUT"]),
         Route("/_roost/ads/accounts/{account_id}/allowlist", allowlist, methods=["PUT"]),
         Route("/_roost/ads/accounts/{account_id}/limits", limits, methods=["PUT"]),

@@ -109,6 +109,16 @@ def test_promoting_someone_elses_post_promotes_a_repost(
     author = make_user()
     original = create_ok(api, author)["id"]
     path = f"/accounts/{account['id']}/promoted_tweets"
+    refused = sandbox.post(path, {"line_item_id": line_item["id"], "tweet_ids": original})
+    assert refused.status_code == 400  # the author has not allowed the account to promote their posts
+    assert refused.json()["errors"][0]["code"] == "INVALID_TWEET"
+    granted = api.http.post(
+        f"/_roost/ads/accounts/{account['id']}/promotable_users", json={"user_id": author["id"]}
+    )
+    assert granted.status_code == 201
+    assert granted.json()["promotable_user_type"] == "RETWEETS_ONLY"
+    listed = sandbox.get(f"/accounts/{account['id']}/promotable_users").json()["data"]
+    assert sorted(u["promotable_user_type"] for u in listed) == ["FULL", "RETWEETS_ONLY"]
     response = sandbox.post(path, {"line_item_id": line_item["id"], "tweet_ids": original})
     assert response.status_code == 200, response.text
     promoted_id = response.json()["data"][0]["tweet_id"]
