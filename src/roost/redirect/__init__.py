@@ -62,28 +62,38 @@ def run_redirected(target: str, argv: list[str]) -> int:
     """Run ``argv`` redirected to ``target``; return its exit code (128+N if killed by signal N)."""
     if not argv:
         raise ValueError("run_redirected needs a command to run")
-    try:
-        child = subprocess.Popen(argv, env=redirect_env(target))
-    except FileNotFoundError:
-        sys.stderr.write(f"roost run: command not found: {argv[0]}\n")
-        return 127
-    except PermissionError:
-        sys.stderr.write(f"roost run: permission denied: {argv[0]}\n")
-        return 126
+    started: list[subprocess.Popen[bytes]] = []
+    pending: list[int] = []
 
     def forward(signum: int, _frame: FrameType | None) -> None:
         if signum == signal.SIGINT and _in_terminal_foreground():
             return  # the child got this Ctrl-C from the terminal already
+        if not started:
+            pending.append(signum)  # arrived while the child was being started: relay it then
+            return
         with contextlib.suppress(OSError):
-            child.send_signal(signum)
+            started[0].send_signal(signum)
 
-    # While the child runs, roost only relays signals; the child decides how to stop.
+    # Handlers go in before the child starts, so a signal sent as soon as the child is up is relayed
+    # rather than ending roost. While the child runs, roost only relays; the child decides how to stop.
     previous: dict[int, object] = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         # Outside the main thread handlers cannot be set: leave them alone.
         with contextlib.suppress(ValueError, OSError):
             previous[signum] = signal.signal(signum, forward)
     try:
+        try:
+            child = subprocess.Popen(argv, env=redirect_env(target))
+        except FileNotFoundError:
+            sys.stderr.write(f"roost run: command not found: {argv[0]}\n")
+            return 127
+        except PermissionError:
+            sys.stderr.write(f"roost run: permission denied: {argv[0]}\n")
+            return 126
+        started.append(child)
+        for signum in pending:
+            with contextlib.suppress(OSError):
+                child.send_signal(signum)
         while True:
             try:
                 returncode = child.wait()
