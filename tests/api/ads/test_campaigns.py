@@ -335,3 +335,15 @@ def test_version_11_and_unknown_params(sandbox: AdsClient, account: dict[str, An
         "campaign_id": campaign["id"],
         "name": "kept",
     }
+
+
+def test_id_filters_take_at_most_200_ids(sandbox: AdsClient, account: dict[str, Any]) -> None:
+    path = f"/accounts/{account['id']}/campaigns"
+    ids = [f"c{index}" for index in range(201)]
+    too_many = sandbox.get(path, {"campaign_ids": ",".join(ids)})
+    assert too_many.status_code == 400
+    problem = too_many.json()["errors"][0]
+    assert (problem["code"], problem["parameter"]) == ("INVALID_PARAMETER", "campaign_ids")
+    just_enough = sandbox.get(path, {"campaign_ids": ",".join(ids[:200])})
+    assert just_enough.status_code == 200 and just_enough.json()["data"] == []
+    assert just_enough.json()["request"]["params"]["campaign_ids"] == ids[:200]
