@@ -3,6 +3,7 @@ stream held by another (PostgreSQL: announced by NOTIFY; SQLite: seen by the str
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -63,3 +64,32 @@ def test_post_reaches_a_stream_held_by_another_process(pair: tuple[LiveServer, s
     finally:
         streaming.close()
         posting.close()
+
+
+def test_connections_are_listed_and_ended_across_processes(pair: tuple[LiveServer, str]) -> None:
+    first, second_url = pair
+    credentials = httpx.get(first.base_url + "/_roost/credentials", timeout=10).json()
+    here, there = _api(first.base_url, credentials), _api(second_url, credentials)
+    try:
+        there.delete("/2/connections/all")
+        with (
+            httpx.Client(base_url=second_url, timeout=15) as client,
+            client.stream("GET", "/2/tweets/sample/stream", headers=there.bearer()) as response,
+        ):
+            assert response.status_code == 200
+            listed = here.get("/2/connections", params={"status": "active"}).json()
+            ids = [item["id"] for item in listed.get("data", [])]
+            assert len(ids) == 1 and listed["data"][0]["endpoint_name"] == "sample_stream"
+            ended = here.delete("/2/connections/all").json()["data"]
+            assert ended["successful_kills"] == 1 and ended["results"][0]["uuid"] == ids[0]
+            # The process holding the stream sends the in-band disconnect line, then closes it.
+            lines = [line for line in b"".join(response.iter_bytes()).split(b"\r\n") if line.strip()]
+            assert json.loads(lines[-1])["errors"][0]["disconnect_type"] == "ForceDisconnect"
+        history = here.get(
+            "/2/connections", params={"status": "inactive", "connection.fields": "disconnect_reason"}
+        ).json()["data"]
+        assert ids[0] in [item["id"] for item in history]
+        assert not here.get("/2/connections", params={"status": "active"}).json().get("data")
+    finally:
+        here.close()
+        there.close()

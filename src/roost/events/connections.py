@@ -5,13 +5,18 @@ A stream is a `Selector` (which event kinds it reads and the line, if any, each 
 `StreamConnection`, which tails the log, sends keep-alives, counts delivered posts against the
 project's usage cap and, when the connection is deleted through `/2/connections`, sends the in-band
 `operational-disconnect` line before it ends. Open connections are held per server (process) in a
-`Registry`; each one also has a history row (`stream_connections`) closed with its disconnect reason.
+`Registry`; each one also has a row (`stream_connections`), kept fresh by a heartbeat while it is
+open and closed with its disconnect reason, so every process sharing the database lists the app's
+connections, and deleting one appends `stream.connections.delete` to the event log, which the
+process holding it reads like any other event and ends it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -24,6 +29,7 @@ from roost.events.tail import DEFAULT_KEEPALIVE_S, Tail
 from roost.services import Services
 from roost.storage.activity import ActivityStore
 from roost.storage.db import Row
+from roost.storage.events import append_event
 from roost.storage.streams import StreamStore
 
 log = logging.getLogger("roost.stream")
@@ -34,6 +40,24 @@ CLIENT = "client_disconnect"
 END_TIME = "end_time_reached"
 USAGE_CAP = "usage_cap_exceeded"
 FORCE_DISCONNECT = "ForceDisconnect"  # the in-band disconnect_type sent to a deleted connection
+TERMINATE_EVENT = "stream.connections.delete"  # payload {"uuids": [...]}
+HEARTBEAT_MAX_S = 10.0
+
+
+def wall_ms() -> int:
+    """Heartbeats use the host's clock: they tell whether a process is alive, which moving the roost
+    clock for a test must not change."""
+    return int(time.time() * 1000)
+
+
+def heartbeat_s(services: Services) -> float:
+    keepalive = services.settings.number("stream_keepalive_s", DEFAULT_KEEPALIVE_S, positive=True)
+    return min(keepalive, HEARTBEAT_MAX_S)
+
+
+def fresh_since(services: Services) -> int:
+    """Rows with a heartbeat after this are open connections; older ones' processes are gone."""
+    return wall_ms() - int((3 * heartbeat_s(services) + 2) * 1000)
 
 
 class Selector(Protocol):
@@ -102,7 +126,7 @@ class Registry:
         self.active[ident] = entry  # held before the first await: the limit check cannot race
         try:
             await StreamStore(services.db).open_connection(
-                ident, app_id, project_id, endpoint, partition, now
+                ident, app_id, project_id, endpoint, partition, now, wall_ms()
             )
         except Exception:
             self.active.pop(ident, None)
@@ -179,13 +203,24 @@ class StreamConnection:
         tail = entry.tail = Tail(services, position, keepalive, end_ms)
         if entry.stop_reason is not None:
             tail.interrupt()
+        store, loop, beat = StreamStore(services.db), asyncio.get_running_loop(), heartbeat_s(services)
+        next_beat = loop.time() + beat
         async for batch in tail.batches():
+            if loop.time() >= next_beat:
+                next_beat = loop.time() + beat
+                with contextlib.suppress(Exception):  # a missed heartbeat only ages the row
+                    await store.touch(entry.uuid, wall_ms())
             if not batch:
                 yield b"\r\n"
                 continue
             lines: list[bytes] = []
             for event in batch:
-                if str(event["kind"]) in selector.kinds:
+                kind = str(event["kind"])
+                if kind == TERMINATE_EVENT:
+                    if entry.uuid in _terminated(event):
+                        entry.kill(OPERATOR)
+                    continue
+                if kind in selector.kinds:
                     out = await selector.line(event)
                     if out is not None:
                         lines.append(out)
@@ -211,6 +246,44 @@ class StreamConnection:
             yield disconnect_line(FORCE_DISCONNECT)
             return
         self._ended = not tail.interrupted
+
+
+def _terminated(event: Row) -> list[str]:
+    try:
+        uuids = jsonio.loads(event["payload"])["uuids"]
+    except (KeyError, TypeError, ValueError):
+        return []  # a row not following the conventions names no connection
+    return [str(u) for u in uuids] if isinstance(uuids, list) else []
+
+
+async def active_rows(services: Services, app_id: int) -> list[Row]:
+    """The app's open connections in every process sharing the database, newest first."""
+    return await StreamStore(services.db).active_of_app(app_id, fresh_since(services))
+
+
+async def terminate(services: Services, app_id: int, uuids: list[str]) -> None:
+    """End connections wherever they are held: this process's at once; the rows are closed and a
+    `stream.connections.delete` event tells the process holding any other one to end it."""
+    if not uuids:
+        return
+    local = registry(services)
+    for ident in uuids:
+        entry = local.active.get(ident)
+        if entry is not None and entry.app_id == app_id:
+            local.kill(entry)
+    now = services.clock.now_ms()
+    async with services.db.transaction() as tx:
+        for ident in uuids:
+            await StreamStore.close_in(tx, ident, now, OPERATOR)
+        await append_event(
+            tx,
+            event_id=services.ids.next_id(),
+            kind=TERMINATE_EVENT,
+            created_at=now,
+            user_id=None,
+            object_id=app_id,
+            payload={"uuids": uuids},
+        )
 
 
 async def start_position(services: Services, since_ms: int | None) -> int:

@@ -1,6 +1,7 @@
-"""`/2/connections`: the app's active (this server's) and historical streaming connections, and
-deleting them — a deleted connection gets the in-band `operational-disconnect` line
-(`ForceDisconnect`) and is closed. Also `GET /2/usage/tweets`, the project's post usage."""
+"""`/2/connections`: the app's active and historical streaming connections (in every server process
+sharing the database), and deleting them — a deleted connection gets the in-band
+`operational-disconnect` line (`ForceDisconnect`) and is closed, whichever process holds it. Also
+`GET /2/usage/tweets`, the project's post usage."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from roost.core.operations import APP, Operation, RateLimit
 from roost.core.params import Enum, EnumSet, IntRange, Param, Token
 from roost.core.pipeline import Call
 from roost.domain import usage
-from roost.events.connections import Active, registry
+from roost.events.connections import active_rows, fresh_since, terminate
 from roost.storage.db import Row
 from roost.storage.streams import StreamStore
 
@@ -73,10 +74,6 @@ def _item(
     return item
 
 
-def _active_item(entry: Active, fields: frozenset[str]) -> dict[str, Any]:
-    return _item(entry.uuid, entry.endpoint, entry.connected_at, None, None, fields)
-
-
 def _history_item(row: Row, fields: frozenset[str]) -> dict[str, Any]:
     return _item(
         str(row["id"]),
@@ -120,17 +117,18 @@ async def list_connections(call: Call) -> dict[str, Any]:
     found: list[tuple[int, str, dict[str, Any]]] = []  # newest first, then by id
     if status in ("active", "all"):
         found.extend(
-            (entry.connected_at, entry.uuid, _active_item(entry, fields))
-            for entry in registry(call.services).of_app(app_id)
-            if (endpoints is None or entry.endpoint in endpoints)
-            and after_cursor(entry.connected_at, entry.uuid)
+            (int(row["connected_at"]), str(row["id"]), _history_item(row, fields))
+            for row in await active_rows(call.services, app_id)
+            if (endpoints is None or row["endpoint"] in endpoints)
+            and after_cursor(int(row["connected_at"]), str(row["id"]))
         )
     if status in ("inactive", "all"):
         store = StreamStore(call.services.db)
         before_at, after_id = cursor if cursor is not None else (1 << 62, "")
+        fresh = fresh_since(call.services)
         # Read in chunks until the page (and one more, for next_token) is filled after filtering.
         while True:
-            rows = await store.inactive_of_app(app_id, 200, before_at, after_id)
+            rows = await store.inactive_of_app(app_id, 200, fresh, before_at, after_id)
             found.extend(
                 (int(row["connected_at"]), str(row["id"]), _history_item(row, fields))
                 for row in rows
@@ -153,25 +151,29 @@ async def list_connections(call: Call) -> dict[str, Any]:
 # ---- deleting -------------------------------------------------------------------------------------
 
 
-def _kills(call: Call, chosen: list[Active], missing: list[str] | None = None) -> dict[str, Any]:
+async def _kills(call: Call, chosen: list[str], missing: list[str] | None = None) -> dict[str, Any]:
     missing = missing or []
-    reg = registry(call.services)
-    results: list[dict[str, Any]] = []
-    for entry in chosen:
-        reg.kill(entry)
-        results.append({"uuid": entry.uuid, "success": True})
+    await terminate(call.services, call.principal.app_id, chosen)
+    results: list[dict[str, Any]] = [{"uuid": ident, "success": True} for ident in chosen]
     results.extend({"uuid": u, "success": False, "error_message": "Connection not found"} for u in missing)
     return {"data": {"successful_kills": len(chosen), "failed_kills": len(missing), "results": results}}
 
 
+async def _open_ids(call: Call) -> dict[str, str]:
+    """The app's open connections (uuid → endpoint) in every process."""
+    return {
+        str(row["id"]): str(row["endpoint"])
+        for row in await active_rows(call.services, call.principal.app_id)
+    }
+
+
 async def delete_all(call: Call) -> dict[str, Any]:
-    return _kills(call, registry(call.services).of_app(call.principal.app_id))
+    return await _kills(call, list(await _open_ids(call)))
 
 
 async def delete_by_endpoint(call: Call) -> dict[str, Any]:
     endpoint = call.params["endpoint_id"]
-    chosen = [e for e in registry(call.services).of_app(call.principal.app_id) if e.endpoint == endpoint]
-    return _kills(call, chosen)
+    return await _kills(call, [ident for ident, name in (await _open_ids(call)).items() if name == endpoint])
 
 
 def _uuids(body: Any) -> list[str]:
@@ -194,9 +196,8 @@ def _uuids(body: Any) -> list[str]:
 
 async def delete_by_uuids(call: Call) -> dict[str, Any]:
     uuids = _uuids(call.body)
-    mine = {e.uuid: e for e in registry(call.services).of_app(call.principal.app_id)}
-    chosen = [mine[u] for u in uuids if u in mine]
-    return _kills(call, chosen, [u for u in uuids if u not in mine])
+    mine = await _open_ids(call)
+    return await _kills(call, [u for u in uuids if u in mine], [u for u in uuids if u not in mine])
 
 
 # ---- usage ----------------------------------------------------------------------------------------

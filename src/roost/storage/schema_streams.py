@@ -18,6 +18,9 @@ stream_connections = Table(
     Column("connected_at", BigInteger, nullable=False),
     Column("disconnected_at", BigInteger),
     Column("disconnect_reason", Text),
+    # Wall-clock ms of the serving process's last heartbeat: a row without a recent one belongs to a
+    # process that is gone, so the connection is over even though nobody closed the row.
+    Column("seen_at", BigInteger),
     Index("ix_stream_connections_app", "app_id", "connected_at"),
 )
 

@@ -5,23 +5,36 @@ from __future__ import annotations
 
 from sqlalchemy import and_, bindparam, func, insert, or_, select, update
 
-from roost.storage.db import Database, Row
+from roost.storage.db import Database, Executor, Row
 from roost.storage.schema_streams import stream_connections as conns
 from roost.storage.schema_streams import usage_records as usage
 from roost.storage.statements import insert_all
 
+LOST = "connection_lost"  # the serving process stopped without closing the connection
 _open = insert_all(conns)
 _close = (
     update(conns)
     .where(conns.c.id == bindparam("id"), conns.c.disconnected_at.is_(None))
     .values(disconnected_at=bindparam("disconnected_at"), disconnect_reason=bindparam("reason"))
 )
+_touch = update(conns).where(conns.c.id == bindparam("id")).values(seen_at=bindparam("seen_at"))
+_live = and_(conns.c.disconnected_at.is_(None), conns.c.seen_at >= bindparam("fresh_since"))
+_active_of_app = (
+    select(conns)
+    .where(conns.c.app_id == bindparam("app_id"), _live)
+    .order_by(conns.c.connected_at.desc(), conns.c.id)
+)
 # Newest first; (connected_at, id) is the page cursor, so rows closed meanwhile never repeat a row.
+# A row nobody closed whose process stopped sending heartbeats is over too.
 _inactive_of_app = (
     select(conns)
     .where(
         conns.c.app_id == bindparam("app_id"),
-        conns.c.disconnected_at.is_not(None),
+        or_(
+            conns.c.disconnected_at.is_not(None),
+            conns.c.seen_at.is_(None),
+            conns.c.seen_at < bindparam("fresh_since"),
+        ),
         or_(
             conns.c.connected_at < bindparam("before_at"),
             and_(conns.c.connected_at == bindparam("before_at"), conns.c.id > bindparam("after_id")),
@@ -54,7 +67,14 @@ class StreamStore:
     # ---- connections ----------------------------------------------------------------------------
 
     async def open_connection(
-        self, uuid: str, app_id: int, project_id: int, endpoint: str, partition: int | None, at_ms: int
+        self,
+        uuid: str,
+        app_id: int,
+        project_id: int,
+        endpoint: str,
+        partition: int | None,
+        at_ms: int,
+        seen_ms: int,
     ) -> None:
         row = {
             "id": uuid,
@@ -65,20 +85,45 @@ class StreamStore:
             "connected_at": at_ms,
             "disconnected_at": None,
             "disconnect_reason": None,
+            "seen_at": seen_ms,
         }
         async with self._db.transaction() as tx:
             await tx.execute(_open, row)
 
     async def close_connection(self, uuid: str, at_ms: int, reason: str) -> None:
         async with self._db.transaction() as tx:
-            await tx.execute(_close, {"id": uuid, "disconnected_at": at_ms, "reason": reason})
+            await self.close_in(tx, uuid, at_ms, reason)
+
+    @staticmethod
+    async def close_in(tx: Executor, uuid: str, at_ms: int, reason: str) -> None:
+        await tx.execute(_close, {"id": uuid, "disconnected_at": at_ms, "reason": reason})
+
+    async def touch(self, uuid: str, seen_ms: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(_touch, {"id": uuid, "seen_at": seen_ms})
+
+    async def active_of_app(self, app_id: int, fresh_since: int) -> list[Row]:
+        """Open connections of the app in every process sharing the database, newest first."""
+        return await self._db.fetch_all(_active_of_app, {"app_id": app_id, "fresh_since": fresh_since})
 
     async def inactive_of_app(
-        self, app_id: int, limit: int, before_at: int = 1 << 62, after_id: str = ""
+        self, app_id: int, limit: int, fresh_since: int, before_at: int = 1 << 62, after_id: str = ""
     ) -> list[Row]:
-        """Closed connections after the cursor (connected_at, id), newest first."""
-        params = {"app_id": app_id, "limit": limit, "before_at": before_at, "after_id": after_id}
-        return await self._db.fetch_all(_inactive_of_app, params)
+        """Ended connections after the cursor (connected_at, id), newest first. A row whose process
+        went away shows its last heartbeat as its end."""
+        params = {
+            "app_id": app_id,
+            "limit": limit,
+            "before_at": before_at,
+            "after_id": after_id,
+            "fresh_since": fresh_since,
+        }
+        rows = await self._db.fetch_all(_inactive_of_app, params)
+        for row in rows:
+            if row["disconnected_at"] is None:
+                row["disconnected_at"] = row["seen_at"] or row["connected_at"]
+                row["disconnect_reason"] = LOST
+        return rows
 
     # ---- usage ----------------------------------------------------------------------------------
 
