@@ -23,6 +23,7 @@ from roost.core.fields import FieldsEngine
 from roost.core.openapi import build_document
 from roost.core.pipeline import Pipeline
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
+from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import StoreLoader
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.events.dispatch import Dispatcher
@@ -59,7 +60,9 @@ class RoostApp:
         db = await open_database(self.settings.db_url)
         services = Services.build(self.settings, db, self.clock)
         await services.observe_ids()
-        engine = FieldsEngine((*KINDS, *DM_KINDS), {**EXPANSIONS, **DM_EXPANSIONS})
+        engine = FieldsEngine(
+            (*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS}
+        )
         operations = all_operations()
         state = ServerState(services, lambda: build_document(operations, engine, self.settings.api_version))
         await state.seed_if_empty()

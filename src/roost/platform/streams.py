@@ -36,18 +36,18 @@ COMPLIANCE_PARTITIONS = 4
 LANGS = ("en", "ja", "ko", "pt")
 
 
-def stable_hash(object_id: int) -> int:
+def stable_hash(object_id: int | str) -> int:
     """A hash of an id that is the same in every process and run (Python's `hash` is salted)."""
     digest = hashlib.blake2b(str(object_id).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
 
-def in_sample(post_id: int, percent: int) -> bool:
-    """Whether a post is in a `percent` sample; the 1% sample is a subset of the 10% sample."""
-    return stable_hash(post_id) % 100 < percent
+def in_sample(object_id: int | str, percent: int) -> bool:
+    """Whether a post (or like) is in a `percent` sample; the 1% sample is a subset of the 10% sample."""
+    return stable_hash(object_id) % 100 < percent
 
 
-def partition_of(object_id: int, partitions: int) -> int:
+def partition_of(object_id: int | str, partitions: int) -> int:
     """The partition (1-based) an object's events go to; independent of the sampling bucket."""
     return (stable_hash(object_id) // 100) % partitions + 1
 
