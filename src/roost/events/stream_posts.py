@@ -7,6 +7,7 @@ from typing import Any
 
 from roost.core import jsonio
 from roost.core.fields import FieldsEngine, RenderContext, Selection
+from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import StoreLoader, visible_post
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.search.view import PostView, view_of
@@ -18,10 +19,11 @@ _engine: FieldsEngine | None = None
 
 
 def fields_engine() -> FieldsEngine:
-    """The post kinds of the fields engine (the request's selection was parsed by the pipeline's)."""
+    """The kinds stream lines render (posts and likes with what they expand to); the request's
+    selection was parsed by the pipeline's engine, which has the same kinds."""
     global _engine
     if _engine is None:
-        _engine = FieldsEngine(KINDS, EXPANSIONS)
+        _engine = FieldsEngine((*KINDS, *LIKE_KINDS), {**EXPANSIONS, **LIKE_EXPANSIONS})
     return _engine
 
 
@@ -47,8 +49,13 @@ async def public_post(services: Services, event: Row) -> Row | None:
 
 async def render_post(services: Services, selection: Selection, post: Row) -> dict[str, Any]:
     """`{"data", "includes"?, "errors"?}` exactly as a lookup by the app with the same parameters."""
+    return await render_line(services, selection, "tweet", post)
+
+
+async def render_line(services: Services, selection: Selection, kind: str, row: Row) -> dict[str, Any]:
+    """One object of a stream line, rendered as for an app-only caller with the connection's fields."""
     context = RenderContext(selection.vocab, None, now_ms=services.clock.now_ms())
-    rendered = await fields_engine().render("tweet", [post], selection, StoreLoader(services, None), context)
+    rendered = await fields_engine().render(kind, [row], selection, StoreLoader(services, None), context)
     body: dict[str, Any] = {"data": rendered.data[0]}
     if rendered.includes:
         body["includes"] = rendered.includes

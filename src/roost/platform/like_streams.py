@@ -13,15 +13,15 @@ from collections.abc import Callable
 from typing import Any
 
 from roost.core import jsonio
-from roost.core.fields import FieldsEngine, RenderContext, Selection
+from roost.core.fields import Selection
 from roost.core.operations import APP, Operation
 from roost.core.params import IntRange, Param
 from roost.core.pipeline import Call, Stream
-from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS, like_id, like_row
-from roost.domain.lookup import StoreLoader, visible_post
-from roost.domain.objects import EXPANSIONS, KINDS
+from roost.domain.like_objects import like_id, like_row
+from roost.domain.lookup import visible_post
 from roost.events.connections import open_stream
 from roost.events.stream_posts import line as stream_line
+from roost.events.stream_posts import render_line
 from roost.platform.stream import STREAM_CONNECT
 from roost.platform.streams import BACKFILL, WINDOW, in_sample, partition_of
 from roost.services import Services
@@ -31,15 +31,6 @@ LIKE_EVENTS = frozenset({"like.create"})  # event kinds read (the object kind is
 LIKES_FIREHOSE_PARTITIONS = 20
 LIKES_SAMPLE10_PARTITIONS = 2
 LIKES_SAMPLE10_PERCENT = 10
-_engine: FieldsEngine | None = None
-
-
-def fields_engine() -> FieldsEngine:
-    """The engine over the same kinds as the request pipeline's, whose selection the stream renders."""
-    global _engine
-    if _engine is None:
-        _engine = FieldsEngine((*KINDS, *LIKE_KINDS), {**EXPANSIONS, **LIKE_EXPANSIONS})
-    return _engine
 
 
 async def public_like(services: Services, event: Row) -> Row | None:
@@ -57,18 +48,6 @@ async def public_like(services: Services, event: Row) -> Row | None:
     if liker in protected or int(post["author_id"]) in protected:
         return None
     return like_row(event, post)
-
-
-async def render_like(services: Services, selection: Selection, like: Row) -> dict[str, Any]:
-    """`{"data", "includes"?, "errors"?}` for one like, rendered as for an app-only caller."""
-    context = RenderContext(selection.vocab, None, now_ms=services.clock.now_ms())
-    rendered = await fields_engine().render("like", [like], selection, StoreLoader(services, None), context)
-    body: dict[str, Any] = {"data": rendered.data[0]}
-    if rendered.includes:
-        body["includes"] = rendered.includes
-    if rendered.errors:
-        body["errors"] = rendered.errors
-    return body
 
 
 class LikeSelector:
@@ -92,7 +71,7 @@ class LikeSelector:
         like = await public_like(self.services, event)
         if like is None:
             return None
-        return stream_line(await render_like(self.services, self.selection, like))
+        return stream_line(await render_line(self.services, self.selection, "like", like))
 
 
 async def likes_firehose(call: Call) -> Stream:
