@@ -299,3 +299,81 @@ def test_default_end_lags_thirty_seconds(api: Api, author: User) -> None:
     finally:
         api.http.post("/_roost/settings", json={"search_default_end_lag_s": "0"})
     assert len(ids(search(api, w))) == 1
+
+
+def test_proximity_keeps_the_terms_within_the_slop(api: Api, author: User) -> None:
+    w = word()
+    near = create_ok(api, author, text=f"{w} alpha one two beta")  # in order, 2 tokens between
+    far = create_ok(api, author, text=f"{w} alpha one two three four beta")  # 4 between
+    reversed_ = create_ok(api, author, text=f"{w} beta one alpha")  # reversed, 1 between
+    assert ids(search(api, f'"alpha beta"~2 {w}')) == [near["id"]]
+    # Reversed terms need two more (Lucene slop): 1 token between needs ~3.
+    assert ids(search(api, f'"alpha beta"~3 {w}')) == [reversed_["id"], near["id"]]
+    assert ids(search(api, f'"alpha beta"~4 {w}')) == [reversed_["id"], far["id"], near["id"]]
+    assert ids(search(api, f'"alpha beta"~1 {w}')) == []
+    # Inside OR and negation, and with a huge slop (every term present).
+    assert ids(search(api, f'{w} ("alpha beta"~1 OR four)')) == [far["id"]]
+    assert ids(search(api, f'{w} -"alpha beta"~3')) == [far["id"]]
+    assert ids(search(api, f'"alpha beta"~999999999999 {w}')) == [reversed_["id"], far["id"], near["id"]]
+    # Counts compile the same way.
+    response = api.get("/2/tweets/counts/recent", params={"query": f'"alpha beta"~3 {w}'})
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["total_tweet_count"] == 2
+
+
+def _relevancy_pages(api: Api, query: str, **params: Any) -> list[list[str]]:
+    pages: list[list[str]] = []
+    token = None
+    while True:
+        extra = {"next_token": token} if token else {}
+        body = search(api, query, sort_order="relevancy", **params, **extra)
+        pages.append(ids(body))
+        if body.get("data"):
+            page = [int(i) for i in ids(body)]
+            assert body["meta"]["newest_id"] == str(max(page))
+            assert body["meta"]["oldest_id"] == str(min(page))
+        token = body["meta"].get("next_token")
+        if token is None:
+            return pages
+
+
+def test_relevancy_orders_by_score_then_newest(api: Api, author: User) -> None:
+    w = word()
+    # Same length, so only the number of occurrences of w decides; older posts score higher.
+    once = create_ok(api, author, text=f"{w} aa bb cc dd")
+    thrice = create_ok(api, author, text=f"{w} {w} {w} aa bb")
+    twice = create_ok(api, author, text=f"{w} {w} aa bb cc")
+    tie = create_ok(api, author, text=f"{w} {w} aa bb dd")
+    assert ids(search(api, w)) == [tie["id"], twice["id"], thrice["id"], once["id"]]
+    body = search(api, w, sort_order="relevancy")
+    assert ids(body) == [thrice["id"], tie["id"], twice["id"], once["id"]]
+    # Structured operators beside the text keep the text's ranking.
+    assert ids(search(api, f"{w} from:{author['username']}", sort_order="relevancy")) == ids(body)
+    # No text term: no relevance, recency order.
+    other = new_user(api)
+    posts = [create_ok(api, other, text=f"plain {word()}")["id"] for _ in range(3)]
+    query = f"from:{other['username']}"
+    assert ids(search(api, query, sort_order="relevancy")) == list(reversed(posts))
+    assert ids(search(api, f"{query} -{w}", sort_order="relevancy")) == list(reversed(posts))
+
+
+def test_relevancy_pages_neither_repeat_nor_skip(api: Api, author: User) -> None:
+    w = word()
+    created: list[tuple[int, int]] = []
+    for i in range(25):
+        n = i % 4 + 1
+        text = " ".join([w] * n + ["pad"] * (5 - n))
+        created.append((n, int(create_ok(api, author, text=text)["id"])))
+    expected = [str(i) for _, i in sorted(created, key=lambda c: (-c[0], -c[1]))]
+    pages = _relevancy_pages(api, w, max_results=10)
+    assert [len(p) for p in pages] == [10, 10, 5]
+    assert [i for p in pages for i in p] == expected
+    # A token reused returns the same page; a recency token is not a relevancy token.
+    first = search(api, w, sort_order="relevancy", max_results=10)
+    token = first["meta"]["next_token"]
+    assert ids(search(api, w, sort_order="relevancy", max_results=10, next_token=token)) == pages[1]
+    assert ids(search(api, w, sort_order="relevancy", max_results=10, pagination_token=token)) == pages[1]
+    recency_token = search(api, w, max_results=10)["meta"]["next_token"]
+    response = api.get(RECENT, params={"query": w, "sort_order": "relevancy", "next_token": recency_token})
+    assert response.status_code == 400
+    assert "is not a valid token" in response.json()["errors"][0]["message"]

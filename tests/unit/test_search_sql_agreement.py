@@ -1,10 +1,10 @@
 """The SQL evaluator (search/sql.py over SQLite FTS5) and the matcher (search/matcher.py, search
 semantics) select the same posts, on random posts and random queries.
 
-Within the operators both support. Intended differences, left out here (docs/search.md): proximity
-`"a b"~N` (SQL: every term present), place geometry (answered from the places table), and the
-search-layer rules that are not query semantics (the window, reposts left out of keyword searches,
-protected / deleted / superseded posts).
+Within the operators both support, proximity `"a b"~N` included. Intended differences, left out
+here (docs/search.md): place geometry (answered from the places table), and the search-layer rules
+that are not query semantics (the window, reposts left out of keyword searches, protected / deleted /
+superseded posts).
 """
 
 from __future__ import annotations
@@ -100,6 +100,10 @@ def leaves() -> st.SearchStrategy[Node]:
         st.sampled_from(["ACME", "acme", "zzz"]).map(lambda v: Token("cashtag", v)),
         st.sampled_from(["alice", "BOB", "carol_9"]).map(lambda v: Token("mention", v)),
         st.tuples(words, words).map(lambda ab: Phrase(f"{ab[0]} {ab[1]}")),
+        # Proximity: two or three terms (repeats included), slop 0..8 and one far beyond any post.
+        st.tuples(st.lists(words, min_size=1, max_size=3), st.one_of(st.integers(0, 8), st.just(10**9))).map(
+            lambda ws: Phrase(" ".join(ws[0]), ws[1])
+        ),
         st.sampled_from(["alice", "bob", "1", "2", "3", "1234", "4", "nobody"]).map(
             lambda v: Operator("from", v)
         ),

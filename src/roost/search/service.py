@@ -187,35 +187,45 @@ class SearchService:
     async def search(
         self, product: Product, params: Mapping[str, Any], raw: Mapping[str, str], now_ms: int
     ) -> tuple[list[Row], dict[str, Any]]:
-        """One page, newest first, and its meta (`newest_id`, `oldest_id`, `result_count`,
-        `next_token`). `sort_order=relevancy` orders the same way: roost has no relevance model."""
+        """One page and its meta (`newest_id`, `oldest_id`, `result_count`, `next_token`). Newest
+        first, or with `sort_order=relevancy` best match first (the engine's full-text score, ties
+        newest first) when the query has a required keyword-like part; without one there is no
+        relevance and the order is recency's (docs/search.md)."""
         query = params["query"]
         root = parse_query(self.services, product, query)
         bounds = window(self.services, product, params, raw, now_ms)
-        scope = _scope(f"search-{product}", query)
+        compiled = await self._compile(root)
+        relevance = params.get("sort_order") == "relevancy" and compiled.ranked
+        # Relevancy tokens carry an offset, recency tokens an id: separate scopes, so neither is
+        # taken for the other (recency tokens are unchanged).
+        scope = _scope(f"search-{product}" + ("-relevancy" if relevance else ""), query)
         cursor = _cursor(params, scope)
-        until_id = bounds.until_id if cursor is None else min(bounds.until_id, cursor)
+        until_id = bounds.until_id if cursor is None or relevance else min(bounds.until_id, cursor)
+        offset = (cursor or 0) if relevance else None
         limit = int(params["max_results"])
         rows = await self.store.search(
-            await self._compile(root),
+            compiled,
             since_id=bounds.since_id,
             until_id=until_id,
             start_ms=bounds.start_ms,
             end_ms=bounds.end_ms,
             limit=limit + 1,
             no_reposts=self._no_reposts(root, now_ms),
+            relevance_offset=offset,
         )
         more = len(rows) > limit
         rows = rows[:limit]
         meta: dict[str, Any] = {"result_count": len(rows)}
         if rows:
+            page_ids = [int(row["id"]) for row in rows]
             meta = {
-                "newest_id": str(rows[0]["id"]),
-                "oldest_id": str(rows[-1]["id"]),
+                "newest_id": str(max(page_ids)),
+                "oldest_id": str(min(page_ids)),
                 "result_count": len(rows),
             }
             if more:
-                meta["next_token"] = pagination.encode(int(rows[-1]["id"]), pagination.NEXT, scope)
+                following = (offset or 0) + limit if relevance else page_ids[-1]
+                meta["next_token"] = pagination.encode(following, pagination.NEXT, scope)
         return rows, meta
 
     async def counts(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Any, Literal
 
 import sqlalchemy as sa
@@ -56,21 +57,34 @@ _MINIMUM_COLUMNS = {
 }
 _IS_COLUMNS = {"retweet": "reposted_post_id", "reply": "in_reply_to_post_id", "quote": "quoted_post_id"}
 _HAS_ALIASES = {"media_link": "media", "videos": "video_link"}
+# Proximity: slop beyond any document's length changes nothing, so larger values are clamped (FTS5's
+# NEAR and PostgreSQL's `<k>` have their own limits). Up to MAX_SLOP_TERMS terms the exact
+# (Lucene-slop) check runs in SQL as a self-join over the document's tokens; longer proximity
+# phrases only need every term present, on both databases (docs/search.md).
+MAX_SLOP = 100_000
+MAX_SLOP_TERMS = 6
+PG_ORDERED_NEAR = 16  # up to this slop a 2-term phrase is an exact OR of `<k>` on PostgreSQL
 
 
 @dataclass(frozen=True, slots=True)
 class Compiled:
     """`driver`: the bind name of a full-text query every result must satisfy (an AND of the root),
-    or None; `rest`: the plan of everything else. `params`: bind values by name."""
+    or None; `rest`: the plan of everything else. `params`: bind values by name. `ranked`: the
+    driver has a keyword-like term outside a negation, so its full-text score means something
+    (sort_order=relevancy)."""
 
     driver: str | None
     rest: Plan
     params: dict[str, Any]
+    ranked: bool = False
 
 
 def is_text(node: Node) -> bool:
-    """True for a sub-tree the full-text index answers alone."""
-    if isinstance(node, Token | Phrase):
+    """True for a sub-tree the full-text index answers alone. Not proximity: the index only
+    narrows it down (NEAR), the exact slop is checked in SQL beside it."""
+    if isinstance(node, Phrase):
+        return node.proximity is None
+    if isinstance(node, Token):
         return True
     if isinstance(node, Operator):
         return node.name in _INDEXED_OPERATORS
@@ -87,7 +101,7 @@ def _leaf_tokens(node: Token | Phrase | Operator) -> tuple[tuple[str, ...], bool
     No tokens means the leaf can never match."""
     if isinstance(node, Phrase):
         toks = tuple(doc.encode(t) for t in query_tokens(node.text, True))
-        return toks, node.proximity is None  # proximity: every term present (docs/search.md)
+        return toks, node.proximity is None
     if isinstance(node, Token):
         kind = node.kind
         if kind == "hashtag":
@@ -120,9 +134,35 @@ def _tsquery_leaf(toks: tuple[str, ...], contiguous: bool) -> str:
     return "(" + joiner.join(f"'{t}'" for t in toks) + ")"
 
 
+def _slop(node: Phrase) -> int:
+    return min(node.proximity or 0, MAX_SLOP)
+
+
+def _fts5_near(toks: tuple[str, ...], slop: int) -> str:
+    # Lucene slop N over k terms spans at most N + k - 1 positions, so at most N + k - 2 tokens lie
+    # between the first and the last: NEAR (unordered) with that bound is a superset of the matches.
+    # Past MAX_SLOP_TERMS (no exact check) every term present, PostgreSQL's rule there too.
+    if len(toks) < 2 or len(toks) > MAX_SLOP_TERMS:
+        return _fts5_leaf(toks, len(toks) < 2)
+    return "NEAR(" + " ".join(f'"{t}"' for t in toks) + f", {slop + len(toks) - 2})"
+
+
+def _tsquery_near(toks: tuple[str, ...], slop: int) -> str:
+    if len(toks) != 2 or slop + 1 > PG_ORDERED_NEAR:
+        return _tsquery_leaf(toks, len(toks) < 2)  # every term present; the slop check does the rest
+    # Two terms: in order at most `slop` tokens apart (distance 1..slop+1), reversed at most
+    # slop - 2 (distance 1..slop-1): exactly the matcher's rule, as ordered `<k>` alternatives.
+    a, b = toks
+    parts = [f"'{a}' <{k}> '{b}'" for k in range(1, slop + 2)]
+    parts += [f"'{b}' <{k}> '{a}'" for k in range(1, slop)]
+    return "(" + " | ".join(parts) + ")"
+
+
 def fts5_query(node: Node) -> str | None:
     """The FTS5 MATCH expression of a text-only sub-tree, or None where FTS5 cannot say it (its NOT
     is binary: a negation needs a positive partner in the same AND)."""
+    if isinstance(node, Phrase) and node.proximity is not None:
+        return _fts5_near(_leaf_tokens(node)[0], _slop(node))
     if isinstance(node, Token | Phrase | Operator):
         return _fts5_leaf(*_leaf_tokens(node))
     if isinstance(node, Not):
@@ -142,6 +182,8 @@ def fts5_query(node: Node) -> str | None:
 
 def tsquery(node: Node) -> str:
     """The PostgreSQL tsquery text of a text-only sub-tree (lexemes quoted, so taken as written)."""
+    if isinstance(node, Phrase) and node.proximity is not None:
+        return _tsquery_near(_leaf_tokens(node)[0], _slop(node))
     if isinstance(node, Token | Phrase | Operator):
         return _tsquery_leaf(*_leaf_tokens(node))
     if isinstance(node, Not):
@@ -167,7 +209,18 @@ class _Compiler:
     def text_query(self, node: Node) -> str | None:
         return tsquery(node) if self.dialect == "postgresql" else fts5_query(node)
 
+    def slop_check(self, node: Phrase) -> Plan | None:
+        """The exact proximity check of a phrase (None when the index query alone decides)."""
+        toks = _leaf_tokens(node)[0]
+        if not 2 <= len(toks) <= MAX_SLOP_TERMS:
+            return None
+        return ("slop", tuple(self.bind(t) for t in toks), self.bind(_slop(node)))
+
     def node(self, node: Node) -> Plan:
+        if isinstance(node, Phrase) and node.proximity is not None:
+            near = ("fts", self.bind(self.text_query(node)))
+            check = self.slop_check(node)
+            return near if check is None else ("and", near, check)
         if is_text(node):
             query = self.text_query(node)
             if query is not None:
@@ -241,20 +294,67 @@ def compile_query(node: Node, dialect: Dialect, places: PlaceResolver | None = N
     plus a plan for the rest."""
     compiler = _Compiler(dialect, places)
     children = node.children if isinstance(node, And) else (node,)
-    texts = [c for c in children if is_text(c)]
+    # Proximity phrases of the root AND join the driver as their NEAR rule; their exact check stays
+    # in the plan.
+    texts = [c for c in children if is_text(c) or _proximity(c)]
     driver = None
+    ranked = False
+    rest: list[Plan] = []
     if texts:
         group = texts[0] if len(texts) == 1 else And(tuple(texts))
         query = compiler.text_query(group)
         if query is not None:
             driver = compiler.bind(query)
-            children = tuple(c for c in children if not is_text(c))
-    rest = [compiler.node(c) for c in children]
+            ranked = any(positive_text(c) for c in texts)
+            checks = [compiler.slop_check(c) for c in children if _proximity(c)]  # type: ignore[arg-type]
+            rest.extend(c for c in checks if c is not None)
+            children = tuple(c for c in children if not (is_text(c) or _proximity(c)))
+    rest = [compiler.node(c) for c in children] + rest
     plan: Plan = TRUE if not rest else rest[0] if len(rest) == 1 else ("and", *rest)
-    return Compiled(driver, plan, compiler.params)
+    return Compiled(driver, plan, compiler.params, ranked)
+
+
+def _proximity(node: Node) -> bool:
+    return isinstance(node, Phrase) and node.proximity is not None
 
 
 # ---- plan → clause ------------------------------------------------------------------------------
+
+
+def slop_match(dialect: str, names: tuple[str, ...], slop: str) -> ColumnElement[Any]:
+    """The matcher's proximity rule (matcher.within_proximity) over the post's document tokens:
+    distinct positions p_i of term i with max(p_i - i) - min(p_i - i) <= slop. Markers follow the
+    text tokens and never equal a query term, so positions are the text's.
+
+    Written pairwise so each join step prunes: spread <= slop iff every pair of shifted positions
+    is within slop. Distinct terms sit at distinct positions anyway; equal terms are taken in
+    increasing positions, which never widens the spread (so nothing is lost) and keeps a post full
+    of one word from multiplying the join by the orderings of its copies."""
+    if dialect == "postgresql":
+        tokens = sa.func.string_to_array(posts.c.search_text, sa.literal_column("' '"))
+        tables = [
+            sa.func.unnest(tokens).table_valued("value", with_ordinality="key").render_derived(f"slop{i}")
+            for i in range(len(names))
+        ]
+    else:  # the document as a JSON array: tokens are [a-z0-9]+, nothing to escape
+        array = (
+            sa.literal_column("'[\"'")
+            .concat(
+                sa.func.replace(posts.c.search_text, sa.literal_column("' '"), sa.literal_column("'\",\"'"))
+            )
+            .concat(sa.literal_column("'\"]'"))
+        )
+        tables = [
+            sa.func.json_each(array).table_valued("key", "value").alias(f"slop{i}") for i in range(len(names))
+        ]
+    where: list[ColumnElement[Any]] = [
+        t.c.value == sa.bindparam(n) for t, n in zip(tables, names, strict=True)
+    ]
+    shifted = [t.c.key - sa.literal_column(str(i)) for i, t in enumerate(tables)]
+    for (i, a), (j, b) in combinations(enumerate(tables), 2):
+        where.append(sa.or_(a.c.value != b.c.value, a.c.key < b.c.key))
+        where.append(sa.func.abs(shifted[i] - shifted[j]) <= sa.bindparam(slop))
+    return sa.exists(sa.select(sa.literal_column("1")).select_from(*tables).where(*where))
 
 
 def _tsvector() -> ColumnElement[Any]:
@@ -262,11 +362,15 @@ def _tsvector() -> ColumnElement[Any]:
     return sa.func.to_tsvector(sa.literal_column("'simple'"), posts.c.search_text)
 
 
+def tsquery_bind(name: str) -> ColumnElement[Any]:
+    """The PostgreSQL tsquery bound as `name`."""
+    return sa.cast(sa.cast(sa.bindparam(name), sa.Text), TSQUERY)
+
+
 def text_match(dialect: str, name: str) -> ColumnElement[Any]:
     """The post matches the full-text query bound as `name`."""
     if dialect == "postgresql":
-        query = sa.cast(sa.cast(sa.bindparam(name), sa.Text), TSQUERY)
-        return _tsvector().op("@@")(query)
+        return _tsvector().op("@@")(tsquery_bind(name))
     fts = sa.table("posts_fts", sa.column("rowid"))
     match = sa.literal_column("posts_fts").op("MATCH")(sa.bindparam(name))
     return posts.c.id.in_(sa.select(fts.c.rowid).where(match))
@@ -293,6 +397,8 @@ def clause(dialect: str, plan: Plan) -> ColumnElement[Any]:
         return sa.true()
     if kind == "fts":
         return text_match(dialect, plan[1])
+    if kind == "slop":
+        return slop_match(dialect, plan[1], plan[2])
     if kind == "and":
         return sa.and_(*(clause(dialect, p) for p in plan[1:]))
     if kind == "or":

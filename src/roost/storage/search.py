@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from roost.core import jsonio
 from roost.search import document
-from roost.search.sql import Compiled, Plan, clause, text_match
+from roost.search.sql import Compiled, Plan, clause, text_match, tsquery_bind
 from roost.search.view import view_of
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import media, places, posts, users
@@ -152,10 +152,39 @@ def _source(driver: str | None, dialect: str, plan: Plan) -> tuple[Any, Any, Any
     return fts.join(posts, posts.c.id == fts.c.rowid), fts.c.rowid, match
 
 
+def _relevance_order(driver: str, dialect: str) -> tuple[Any, Any]:
+    """(FROM, ORDER BY) of a relevancy statement: the engine's own score of the driving text query,
+    best first; ties newest first. FTS5's bm25() is lower for better matches and needs the FTS5
+    table in the FROM (so never the by-author EXISTS form); PostgreSQL ranks with ts_rank."""
+    if dialect == "sqlite":
+        fts = sa.table("posts_fts", sa.column("rowid"))
+        score = sa.func.bm25(sa.literal_column("posts_fts"))
+        return fts.join(posts, posts.c.id == fts.c.rowid), (score.asc(), posts.c.id.desc())
+    score = sa.func.ts_rank(
+        sa.func.to_tsvector(sa.literal_column("'simple'"), posts.c.search_text), tsquery_bind(driver)
+    )
+    return posts, (score.desc(), posts.c.id.desc())
+
+
 @lru_cache(maxsize=4096)
 def _search_statement(
-    dialect: str, driver: str | None, plan: Plan, no_reposts: bool, ascending: bool
+    dialect: str, driver: str | None, plan: Plan, no_reposts: bool, ascending: bool, relevance: bool = False
 ) -> sa.Select:
+    """Recency: keyset on the id. Relevance (only with a driving text query): an OFFSET page over
+    (score, id), the offset carried by the next_token."""
+    if relevance and driver is not None:
+        source, order = _relevance_order(driver, dialect)
+        where = _conditions(driver, dialect, plan, posts.c.id, no_reposts)
+        if dialect == "sqlite":
+            where.insert(0, sa.literal_column("posts_fts").op("MATCH")(sa.bindparam(driver)))
+        return (
+            sa.select(posts)
+            .select_from(source)
+            .where(*where)
+            .order_by(*order)
+            .limit(sa.bindparam("limit"))
+            .offset(sa.bindparam("offset"))
+        )
     source, rowid, match = _source(driver, dialect, plan)
     where = _conditions(driver, dialect, plan, rowid, no_reposts)
     if match is not None:
@@ -201,9 +230,15 @@ class SearchStore:
         limit: int,
         no_reposts: bool,
         ascending: bool = False,
+        relevance_offset: int | None = None,
     ) -> list[Row]:
-        statement = _search_statement(self.dialect, compiled.driver, compiled.rest, no_reposts, ascending)
-        params = {
+        """Matching posts newest first, or (`relevance_offset` set, and only for a ranked query)
+        best first from that offset."""
+        relevance = relevance_offset is not None and compiled.ranked
+        statement = _search_statement(
+            self.dialect, compiled.driver, compiled.rest, no_reposts, ascending, relevance
+        )
+        params: dict[str, Any] = {
             **compiled.params,
             "since_id": since_id,
             "until_id": until_id,
@@ -211,6 +246,8 @@ class SearchStore:
             "end_ms": end_ms,
             "limit": limit,
         }
+        if relevance:
+            params["offset"] = relevance_offset
         return await self._db.fetch_all(statement, params)
 
     async def counts(
