@@ -93,3 +93,28 @@ def test_connections_are_listed_and_ended_across_processes(pair: tuple[LiveServe
     finally:
         here.close()
         there.close()
+
+
+def test_the_connection_limit_counts_every_process(pair: tuple[LiveServer, str]) -> None:
+    first, second_url = pair
+    credentials = httpx.get(first.base_url + "/_roost/credentials", timeout=10).json()
+    here, there = _api(first.base_url, credentials), _api(second_url, credentials)
+    try:
+        here.delete("/2/connections/all")
+        with (
+            httpx.Client(base_url=second_url, timeout=15) as client,
+            client.stream("GET", "/2/tweets/sample/stream", headers=there.bearer()) as response,
+        ):
+            assert response.status_code == 200
+            # The default limit is one connection per app and endpoint, held by the other process.
+            refused = here.get("/2/tweets/sample/stream")
+            assert refused.status_code == 429
+            assert refused.json()["connection_issue"] == "TooManyConnections"
+            listed = here.get(
+                "/2/connections", params={"status": "active", "connection.fields": "client_ip"}
+            ).json()["data"]
+            assert [item["client_ip"] for item in listed] == ["127.0.0.1"]
+        here.delete("/2/connections/all")
+    finally:
+        here.close()
+        there.close()

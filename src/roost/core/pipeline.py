@@ -82,6 +82,7 @@ class Call:
     services: Services
     now_ms: int
     raw: dict[str, str]  # raw query values by name, for echoing in errors
+    client_ip: str | None = None  # the peer's address (streaming connections report it)
 
 
 @dataclass(slots=True)
@@ -321,7 +322,10 @@ class Pipeline:
         params, raw, selection = self._parse_params(op, request, path_params)
         body = _json_body(request) if op.body and (request.body or not op.body_optional) else None
         now_ms = self.services.clock.now_ms()
-        call = Call(op, principal, params, body, selection, self.services, now_ms, raw)
+        client = request.scope.get("client")
+        call = Call(
+            op, principal, params, body, selection, self.services, now_ms, raw, client[0] if client else None
+        )
         result = await op.handler(call)
         if isinstance(result, Objects):
             assert op.returns is not None and selection is not None

@@ -39,6 +39,7 @@ OPERATOR = "operator_disconnect"  # DELETE /2/connections* (the platform's examp
 CLIENT = "client_disconnect"
 END_TIME = "end_time_reached"
 USAGE_CAP = "usage_cap_exceeded"
+OVER_LIMIT = "too_many_connections"  # refused at connect: another process held the app's last slot
 FORCE_DISCONNECT = "ForceDisconnect"  # the in-band disconnect_type sent to a deleted connection
 TERMINATE_EVENT = "stream.connections.delete"  # payload {"uuids": [...]}
 HEARTBEAT_MAX_S = 10.0
@@ -97,6 +98,8 @@ class Registry:
 
     def __init__(self) -> None:
         self.active: dict[str, Active] = {}
+        # Ended here but their rows not yet closed: not counted against the limit meanwhile.
+        self.ending: set[str] = set()
 
     def of_app(self, app_id: int) -> list[Active]:
         found = [c for c in self.active.values() if c.app_id == app_id]
@@ -110,6 +113,7 @@ class Registry:
         endpoint: str,
         partition: int | None,
         limit_setting: str = "stream_connection_limit",
+        client_ip: str | None = None,
     ) -> Active:
         limit = services.settings.whole(limit_setting, 1, positive=True)
         same = [
@@ -124,10 +128,17 @@ class Registry:
         now = services.clock.now_ms()
         entry = Active(ident, app_id, project_id, endpoint, partition, now)
         self.active[ident] = entry  # held before the first await: the limit check cannot race
+        store = StreamStore(services.db)
         try:
-            await StreamStore(services.db).open_connection(
-                ident, app_id, project_id, endpoint, partition, now, wall_ms()
+            await store.open_connection(
+                ident, app_id, project_id, endpoint, partition, now, wall_ms(), client_ip
             )
+            # The limit is the app's, whichever processes hold its connections: count them all once
+            # this one is recorded (two racing processes may both refuse; neither goes over).
+            count = await store.open_count(app_id, endpoint, partition, fresh_since(services), self.ending)
+            if count > limit:
+                await store.close_connection(ident, now, OVER_LIMIT)
+                raise errors.streaming_connection("TooManyConnections")
         except Exception:
             self.active.pop(ident, None)
             raise
@@ -137,16 +148,21 @@ class Registry:
         """End a connection: it sends the disconnect line and closes; its slot is free at once."""
         entry.kill(reason)
         self.active.pop(entry.uuid, None)
+        self.ending.add(entry.uuid)
 
     async def close(self, services: Services, entry: Active, reason: str) -> None:
         self.active.pop(entry.uuid, None)
         if entry.recorded:
             return
         entry.recorded = True
-        with contextlib.suppress(Exception):  # history is best effort; the slot is free already
-            await StreamStore(services.db).close_connection(
-                entry.uuid, services.clock.now_ms(), entry.stop_reason or reason
-            )
+        self.ending.add(entry.uuid)
+        try:
+            with contextlib.suppress(Exception):  # history is best effort; the slot is free already
+                await StreamStore(services.db).close_connection(
+                    entry.uuid, services.clock.now_ms(), entry.stop_reason or reason
+                )
+        finally:
+            self.ending.discard(entry.uuid)
 
 
 _registries: dict[int, Registry] = {}
@@ -313,6 +329,6 @@ async def open_stream(call: Call, endpoint: str, selector: Selector, partition: 
         await usage.ensure_under_cap(services, principal.project_id)
     position = await start_position(services, since)
     entry = await registry(services).open(
-        services, principal.app_id, principal.project_id, endpoint, partition
+        services, principal.app_id, principal.project_id, endpoint, partition, client_ip=call.client_ip
     )
     return Stream(StreamConnection(services, entry, selector, position, end))

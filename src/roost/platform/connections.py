@@ -57,32 +57,21 @@ MAX_UUIDS = 100
 # ---- listing --------------------------------------------------------------------------------------
 
 
-def _item(
-    uuid: str,
-    endpoint: str,
-    connected_at: int,
-    disconnected_at: int | None,
-    reason: str | None,
-    fields: frozenset[str],
-) -> dict[str, Any]:
-    # id, endpoint_name and connected_at always (2.159 requires the last two); the rest on request.
-    item: dict[str, Any] = {"id": uuid, "endpoint_name": endpoint, "connected_at": iso_ms(connected_at)}
-    if "disconnected_at" in fields and disconnected_at is not None:
-        item["disconnected_at"] = iso_ms(disconnected_at)
-    if "disconnect_reason" in fields and reason is not None:
-        item["disconnect_reason"] = reason
-    return item
-
-
 def _history_item(row: Row, fields: frozenset[str]) -> dict[str, Any]:
-    return _item(
-        str(row["id"]),
-        str(row["endpoint"]),
-        int(row["connected_at"]),
-        None if row["disconnected_at"] is None else int(row["disconnected_at"]),
-        row["disconnect_reason"],
-        fields,
-    )
+    """A connection as listed: id, endpoint_name and connected_at always (2.159 requires the last
+    two); the rest when asked for and known."""
+    item: dict[str, Any] = {
+        "id": str(row["id"]),
+        "endpoint_name": str(row["endpoint"]),
+        "connected_at": iso_ms(int(row["connected_at"])),
+    }
+    if "disconnected_at" in fields and row["disconnected_at"] is not None:
+        item["disconnected_at"] = iso_ms(int(row["disconnected_at"]))
+    if "disconnect_reason" in fields and row["disconnect_reason"] is not None:
+        item["disconnect_reason"] = row["disconnect_reason"]
+    if "client_ip" in fields and row.get("client_ip"):
+        item["client_ip"] = row["client_ip"]
+    return item
 
 
 def _cursor(call: Call) -> tuple[int, str] | None:

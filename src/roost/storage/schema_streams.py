@@ -21,6 +21,7 @@ stream_connections = Table(
     # Wall-clock ms of the serving process's last heartbeat: a row without a recent one belongs to a
     # process that is gone, so the connection is over even though nobody closed the row.
     Column("seen_at", BigInteger),
+    Column("client_ip", Text),
     Index("ix_stream_connections_app", "app_id", "connected_at"),
 )
 

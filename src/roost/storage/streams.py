@@ -75,6 +75,7 @@ class StreamStore:
         partition: int | None,
         at_ms: int,
         seen_ms: int,
+        client_ip: str | None = None,
     ) -> None:
         row = {
             "id": uuid,
@@ -86,6 +87,7 @@ class StreamStore:
             "disconnected_at": None,
             "disconnect_reason": None,
             "seen_at": seen_ms,
+            "client_ip": client_ip,
         }
         async with self._db.transaction() as tx:
             await tx.execute(_open, row)
@@ -101,6 +103,18 @@ class StreamStore:
     async def touch(self, uuid: str, seen_ms: int) -> None:
         async with self._db.transaction() as tx:
             await tx.execute(_touch, {"id": uuid, "seen_at": seen_ms})
+
+    async def open_count(
+        self, app_id: int, endpoint: str, partition: int | None, fresh_since: int, ignore: set[str]
+    ) -> int:
+        """Open connections of the app to one endpoint (and partition), in every process, leaving out
+        `ignore` (connections this process has ended but not yet closed in the table)."""
+        rows = await self.active_of_app(app_id, fresh_since)
+        return sum(
+            1
+            for row in rows
+            if (row["endpoint"], row["partition"]) == (endpoint, partition) and row["id"] not in ignore
+        )
 
     async def active_of_app(self, app_id: int, fresh_since: int) -> list[Row]:
         """Open connections of the app in every process sharing the database, newest first."""

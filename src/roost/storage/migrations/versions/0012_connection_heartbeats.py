@@ -1,4 +1,4 @@
-"""connection heartbeats: stream_connections.seen_at
+"""connection heartbeats and addresses: stream_connections.seen_at, client_ip
 
 Revision ID: 0012
 Revises: 0011
@@ -19,8 +19,10 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("stream_connections") as batch:
         batch.add_column(sa.Column("seen_at", sa.BigInteger(), nullable=True))
+        batch.add_column(sa.Column("client_ip", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("stream_connections") as batch:
+        batch.drop_column("client_ip")
         batch.drop_column("seen_at")
