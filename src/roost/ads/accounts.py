@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from roost.ads import entities
 from roost.ads.ids import entity_id
 from roost.ads.params import format_time
-from roost.storage.db import Executor, Row
+from roost.storage.db import Executor
 
 if TYPE_CHECKING:
     from roost.services import Services
@@ -172,7 +172,3 @@ def funding_instrument_attributes(
         "credit_remaining_local_micro": remaining,
         "funded_amount_local_micro": funded_amount_micro,
     }
-
-
-def visible_body(row: Row) -> dict[str, Any]:
-    return dict(row["body"])

@@ -3,7 +3,6 @@ and list pages. Resource modules add their own rules on top; none of this knows 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -190,7 +189,3 @@ async def list_page(
     )
     rows, total = await services.ads.entities(query, reader)
     return stored_page([row["body"] for row in rows], offset, count, total, params)
-
-
-def bodies(rows: Sequence[Row]) -> list[dict[str, Any]]:
-    return [row["body"] for row in rows]
