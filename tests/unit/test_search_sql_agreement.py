@@ -1,4 +1,4 @@
-"""The SQL evaluator (search/sql.py over SQLite FTS5) and the matcher (search/matcher.py, search
+"""The SQL evaluator (storage/search_compiler.py over SQLite FTS5) and the matcher (search/matcher.py, search
 semantics) select the same posts, on random posts and random queries.
 
 Within the operators both support, proximity `"a b"~N` included. Intended differences, left out
@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from roost.domain.text import extract_entities
 from roost.search.ast import And, Node, Not, Operator, Or, Phrase, Token
 from roost.search.matcher import matches
-from roost.search.sql import compile_query
 from roost.search.view import view_of
 from roost.storage import search as store
 from roost.storage.schema import posts, users
+from roost.storage.search_compiler import compile_query
 
 WORDS = [
     "cafe",

@@ -1,5 +1,5 @@
 """Search and counts: the rules around the query (windows, defaults, paging, buckets), on top of the
-parser, the SQL compiler (search/sql.py) and the search store. The platform handlers
+parser, the SQL compiler (storage/search_compiler.py) and the search store. The platform handlers
 (platform/search.py) only pass parameters in and results out. Facts §4; docs/search.md.
 """
 
@@ -18,11 +18,17 @@ from roost.core.params import ParamError
 from roost.search.ast import And, Node, Not, Operator, Or, QueryError
 from roost.search.matcher import matches
 from roost.search.parser import parse
-from roost.search.sql import PLACE_OPERATORS, Compiled, PlaceResolver, compile_query, positive_text
 from roost.search.view import view_of
 from roost.services import Services
 from roost.storage.db import Row
 from roost.storage.search import SearchStore
+from roost.storage.search_compiler import (
+    PLACE_OPERATORS,
+    Compiled,
+    PlaceResolver,
+    compile_query,
+    positive_text,
+)
 
 Product = Literal["recent", "all"]
 

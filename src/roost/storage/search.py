@@ -2,7 +2,7 @@
 
 The index: `posts.search_text` (search/document.py) indexed by an external-content FTS5 table kept
 in step by triggers on SQLite, and by a GIN index on `to_tsvector('simple', search_text)` on
-PostgreSQL. Queries come from `search/sql.py` as value-free plans; each (dialect, plan, form) is
+PostgreSQL. Queries come from `storage/search_compiler.py` as value-free plans; each (dialect, plan, form) is
 built into one statement and kept, so the executor's statement cache sees one object per query
 *shape*, never one per request.
 """
@@ -18,10 +18,10 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from roost.core import jsonio
 from roost.search import document
-from roost.search.sql import Compiled, Plan, clause, text_match, tsquery_bind
 from roost.search.view import view_of
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import media, places, posts, users
+from roost.storage.search_compiler import Compiled, Plan, clause, text_match, tsquery_bind
 from roost.storage.users import get_media_tx
 
 # Objects of the index made by raw DDL, which Alembic autogenerate must leave alone (env.py).
