@@ -133,14 +133,6 @@ def printable(text: str) -> bool:
     return not any(ord(char) < 32 or ord(char) == 127 for char in text)
 
 
-def lookup_id(raw: object, kind: str, account_id: str, parameter: str | None = None) -> str:
-    """An id to look up; one with control characters names nothing (and stays out of queries)."""
-    text = str(raw)
-    if not printable(text):
-        raise errors.not_found(kind, repr(text)[1:-1], account_id, parameter)
-    return text
-
-
 def is_user_id(text: str) -> bool:
     return _USER_ID.fullmatch(text) is not None and int(text) <= _MAX_ID
 

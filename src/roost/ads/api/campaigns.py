@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from roost.ads import campaigns, entities
+from roost.ads.api.lookup import requested
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Long, Text
@@ -64,13 +65,7 @@ async def list_campaigns(call: AdsCall) -> AdsResult:
 
 
 async def get_campaign(call: AdsCall) -> dict[str, Any]:
-    row = await entities.load(
-        call.services,
-        "campaign",
-        call.account_id,
-        call.params["campaign_id"],
-        with_deleted=bool(call.params.get("with_deleted")),
-    )
+    row = await requested(call, "campaign", "campaign_id")
     return (await campaigns.presented(call.services, call.account_id, [row["body"]]))[0]
 
 

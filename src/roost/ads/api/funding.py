@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from roost.ads import accounts, entities
+from roost.ads.api.lookup import requested
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Long, Text, Time
@@ -24,13 +25,7 @@ async def list_funding_instruments(call: AdsCall) -> AdsResult:
 
 
 async def get_funding_instrument(call: AdsCall) -> dict[str, Any]:
-    row = await entities.load(
-        call.services,
-        "funding_instrument",
-        call.account_id,
-        call.params["funding_instrument_id"],
-        with_deleted=bool(call.params.get("with_deleted")),
-    )
+    row = await requested(call, "funding_instrument", "funding_instrument_id")
     return row["body"]
 
 
@@ -83,13 +78,7 @@ async def list_promotable_users(call: AdsCall) -> AdsResult:
 
 
 async def get_promotable_user(call: AdsCall) -> dict[str, Any]:
-    row = await entities.load(
-        call.services,
-        "promotable_user",
-        call.account_id,
-        call.params["promotable_user_id"],
-        with_deleted=bool(call.params.get("with_deleted")),
-    )
+    row = await requested(call, "promotable_user", "promotable_user_id")
     return row["body"]
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from roost.ads import entities, line_items
 from roost.ads import line_item_rules as rules
+from roost.ads.api.lookup import requested
 from roost.ads.catalog.bidding import PLACEMENTS, brand_placements
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
@@ -84,13 +85,7 @@ async def list_line_items(call: AdsCall) -> AdsResult:
 
 
 async def get_line_item(call: AdsCall) -> dict[str, Any]:
-    row = await entities.load(
-        call.services,
-        "line_item",
-        call.account_id,
-        call.params["line_item_id"],
-        with_deleted=bool(call.params.get("with_deleted")),
-    )
+    row = await requested(call, "line_item", "line_item_id")
     return line_items.presented(row["body"], brand(call))
 
 

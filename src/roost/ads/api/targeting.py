@@ -9,6 +9,7 @@ from typing import Any
 from roost.ads import entities, errors
 from roost.ads import targeting as rules
 from roost.ads.api.batch import parse_item, run_batch
+from roost.ads.api.lookup import requested
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Text
@@ -43,7 +44,7 @@ async def create_in(ws: rules.Workspace, params: dict[str, Any], now_ms: int, us
         services,
         "line_item",
         account_id,
-        rules.lookup_id(params["line_item_id"], "line_item", account_id, "line_item_id"),
+        params["line_item_id"],
         parameter="line_item_id",
         reader=tx,
     )
@@ -76,7 +77,7 @@ async def delete_in(ws: rules.Workspace, criterion_id: str, now_ms: int, user_id
         ws.services,
         KIND,
         ws.account_id,
-        rules.lookup_id(criterion_id, KIND, ws.account_id),
+        criterion_id,
         parameter="targeting_criterion_id",
         reader=ws.tx,
     )
@@ -108,13 +109,7 @@ async def list_criteria(call: AdsCall) -> AdsResult:
 
 
 async def get_criterion(call: AdsCall) -> dict[str, Any]:
-    row = await entities.load(
-        call.services,
-        KIND,
-        call.account_id,
-        rules.lookup_id(call.params["targeting_criterion_id"], KIND, call.account_id),
-        with_deleted=bool(call.params.get("with_deleted")),
-    )
+    row = await requested(call, KIND, "targeting_criterion_id")
     return rules.localized(row["body"], call.params.get("lang"))
 
 

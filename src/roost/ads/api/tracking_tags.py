@@ -6,12 +6,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from roost.ads import entities, errors
+from roost.ads.api.lookup import requested
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Text
 from roost.ads.params import Enum as EnumKind
 from roost.ads.pipeline import AdsCall
-from roost.ads.targeting import lookup_id
 from roost.storage.ads import EntityQuery
 
 KIND = "tracking_tag"
@@ -37,13 +37,7 @@ async def list_tags(call: AdsCall) -> AdsResult:
 
 
 async def get_tag(call: AdsCall) -> dict[str, Any]:
-    row = await entities.load(
-        call.services,
-        KIND,
-        call.account_id,
-        lookup_id(call.params["tracking_tag_id"], KIND, call.account_id),
-        with_deleted=bool(call.params.get("with_deleted")),
-    )
+    row = await requested(call, KIND, "tracking_tag_id")
     return row["body"]
 
 
@@ -54,7 +48,7 @@ async def create_tag(call: AdsCall) -> dict[str, Any]:
             call.services,
             "line_item",
             call.account_id,
-            lookup_id(call.params["line_item_id"], "line_item", call.account_id, "line_item_id"),
+            call.params["line_item_id"],
             parameter="line_item_id",
             reader=tx,
         )
@@ -76,7 +70,7 @@ async def create_tag(call: AdsCall) -> dict[str, Any]:
 
 
 async def delete_tag(call: AdsCall) -> dict[str, Any]:
-    tag_id = lookup_id(call.params["tracking_tag_id"], KIND, call.account_id)
+    tag_id = call.params["tracking_tag_id"]
     async with call.services.db.transaction() as tx:
         row = await entities.load(call.services, KIND, call.account_id, tag_id, reader=tx)
         return await entities.delete(call.services, tx, row, now_ms=call.now_ms, user_id=call.user_id)
