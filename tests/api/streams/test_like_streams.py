@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from tests.api.helpers import PROBLEMS, User, bearer, create_ok, delete_as, import_media, new_user
-from tests.api.stream_support import conforms_167, finite, now_iso, stream, window
+from tests.api.streams.stream_support import conforms_167, finite, now_iso, stream, window
 from tests.api.test_filtered_stream import Lines
 from tests.support.client import Api
 from tests.support.server import LiveServer
@@ -26,27 +24,7 @@ FIREHOSE = "/2/likes/firehose/stream"
 SAMPLE10 = "/2/likes/sample10/stream"
 PERCENT = 50  # the test server's sample (the platform's 10% needs many likes to show both outcomes)
 DEFAULT_KEYS = {"id", "created_at", "liked_tweet_id", "liked_tweet_author_id"}
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    extra = {"stream_keepalive_s": "0.5", "likes_sample10_stream_percent": str(PERCENT)}
-    live = LiveServer(tag="like_streams", rate_limits=False, extra=extra)
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def credentials(server: LiveServer) -> dict[str, Any]:
-    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
-
-
-@pytest.fixture(autouse=True)
-def no_leftovers(api: Api) -> Iterator[None]:
-    # A closed client is noticed by the server a little later; deleting frees the slots at once.
-    api.delete("/2/connections/all", conform=False)
-    yield
+SERVER_SETTINGS = {"likes_sample10_stream_percent": str(PERCENT)}
 
 
 @pytest.fixture()

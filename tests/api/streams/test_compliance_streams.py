@@ -4,13 +4,10 @@ line is checked against the schemas of SPEC 2.167."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
-import pytest
 from tests.api.helpers import PROBLEMS, bearer, create_ok, delete_as, new_user
-from tests.api.stream_support import conforms_167, finite, now_iso, stream, window
+from tests.api.streams.stream_support import conforms_167, finite, now_iso, stream, window
 from tests.api.test_filtered_stream import Lines
 from tests.support.client import Api
 from tests.support.server import LiveServer
@@ -21,26 +18,6 @@ TWEETS = "/2/tweets/compliance/stream"
 USERS = "/2/users/compliance/stream"
 LIKES = "/2/likes/compliance/stream"
 LABELS = "/2/tweets/label/stream"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    live = LiveServer(tag="compliance_streams", rate_limits=False, extra={"stream_keepalive_s": "0.5"})
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def credentials(server: LiveServer) -> dict[str, Any]:
-    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
-
-
-@pytest.fixture(autouse=True)
-def no_leftovers(api: Api) -> Iterator[None]:
-    # A closed client is noticed by the server a little later; deleting frees the slots at once.
-    api.delete("/2/connections/all", conform=False)
-    yield
 
 
 def checked(path: str, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -4,13 +4,12 @@ endpoint and by UUID — a deleted stream receives the in-band `operational-disc
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from tests.api.helpers import PROBLEMS
-from tests.api.stream_support import conforms_167, stream, wait_for
+from tests.api.streams.stream_support import conforms_167, stream, wait_for
 from tests.api.test_filtered_stream import Lines
 from tests.support.client import Api
 from tests.support.server import LiveServer
@@ -28,27 +27,6 @@ DISCONNECT = {
         }
     ]
 }
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    live = LiveServer(tag="connections", rate_limits=False, extra={"stream_keepalive_s": "0.5"})
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def credentials(server: LiveServer) -> dict[str, Any]:
-    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
-
-
-@pytest.fixture(autouse=True)
-def no_leftovers(api: Api) -> Iterator[None]:
-    """Each test starts without open connections (a closed client is noticed by the server a little
-    later; deleting frees the slots at once)."""
-    api.delete(CONNECTIONS + "/all", conform=False)
-    yield
 
 
 def call(api: Api, method: str, path: str, **kwargs: Any) -> dict[str, Any]:

@@ -3,13 +3,11 @@ language firehoses, fields and expansions, the connection limit and bad requests
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from tests.api.helpers import PROBLEMS, User, create_ok, new_user
-from tests.api.stream_support import finite, now_iso, stream, window
+from tests.api.streams.stream_support import finite, now_iso, stream, window
 from tests.api.test_filtered_stream import Lines
 from tests.support.client import Api
 from tests.support.server import LiveServer
@@ -19,28 +17,8 @@ from roost.platform.streams import in_sample, partition_of
 SAMPLE = "/2/tweets/sample/stream"
 SAMPLE10 = "/2/tweets/sample10/stream"
 FIREHOSE = "/2/tweets/firehose/stream"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    # Larger samples than the platform's 1% / 10%, so a handful of posts exercises both outcomes.
-    extra = {"stream_keepalive_s": "0.5", "sample_stream_percent": "50", "sample10_stream_percent": "60"}
-    live = LiveServer(tag="sample_streams", rate_limits=False, extra=extra)
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def credentials(server: LiveServer) -> dict[str, Any]:
-    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
-
-
-@pytest.fixture(autouse=True)
-def no_leftovers(api: Api) -> Iterator[None]:
-    # A closed client is noticed by the server a little later; deleting frees the slots at once.
-    api.delete("/2/connections/all", conform=False)
-    yield
+# Larger samples than the platform's 1% / 10%, so a handful of posts exercises both outcomes.
+SERVER_SETTINGS = {"sample_stream_percent": "50", "sample10_stream_percent": "60"}
 
 
 @pytest.fixture()

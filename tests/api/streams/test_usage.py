@@ -8,10 +8,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from tests.api.helpers import PROBLEMS, create_ok, new_user
-from tests.api.stream_support import conforms_167, finite, now_iso, stream, window
+from tests.api.streams.stream_support import conforms_167, finite, now_iso, stream, window
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
@@ -21,27 +20,7 @@ USAGE = "/2/usage/tweets"
 SAMPLE = "/2/tweets/sample/stream"
 FIREHOSE = "/2/tweets/firehose/stream"
 ALL_FIELDS = "cap_reset_day,daily_client_app_usage,daily_project_usage,project_cap,project_id,project_usage"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    extra = {"stream_keepalive_s": "0.5", "sample_stream_percent": "100"}
-    live = LiveServer(tag="usage", rate_limits=False, extra=extra)
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def credentials(server: LiveServer) -> dict[str, Any]:
-    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
-
-
-@pytest.fixture(autouse=True)
-def no_leftovers(api: Api) -> Iterator[None]:
-    # A closed client is noticed by the server a little later; deleting frees the slots at once.
-    api.delete("/2/connections/all", conform=False)
-    yield
+SERVER_SETTINGS = {"sample_stream_percent": "100"}
 
 
 @pytest.fixture(autouse=True)
