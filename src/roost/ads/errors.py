@@ -22,7 +22,8 @@ def item(code: str, message: str, parameter: str | None = None, **extra: Any) ->
 
 
 class AdsError(ApiError):
-    """An ads error response; `params` is the echo shown under `request.params`."""
+    """An ads error response. `request.params` shows the echo given here, or else the one the
+    pipeline parsed before the error (`echo_given` tells which)."""
 
     def __init__(
         self,
@@ -34,11 +35,21 @@ class AdsError(ApiError):
         self.items = list(items)
         super().__init__(status, {"errors": self.items}, JSON, headers)
         self.body["request"] = {"params": dict(params or {})}
+        self.echo_given = params is not None
         self.args = (self.items[0]["message"] if self.items else str(status),)
 
     def with_params(self, params: Mapping[str, Any]) -> AdsError:
         self.body["request"] = {"params": dict(params)}
+        self.echo_given = True
         return self
+
+
+def operation_errors(problems: list[list[dict[str, Any]]], echoes: list[dict[str, Any]]) -> AdsError:
+    """A failed batch: each item's problems (`[]` for good items) and each item's echo, in order."""
+    failure = AdsError(400, [])
+    failure.body = {"operation_errors": problems, "request": echoes}
+    failure.echo_given = True
+    return failure
 
 
 class ParamProblem(Exception):

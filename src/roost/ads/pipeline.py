@@ -158,8 +158,7 @@ class AdsPipeline:
             status, payload = self._envelope(op, call, result)
         except errors.AdsError as error:
             status, payload = error.status, error.body
-            # Batch item errors carry `request` as a list of per-item echoes: keep it as it is.
-            if not isinstance(payload.get("request"), list) and not payload.get("request", {}).get("params"):
+            if not error.echo_given:
                 payload["request"] = {"params": echo}
             extra.update(error.headers)
         except ApiError as error:  # raised by shared code (authentication, body reading)

@@ -95,9 +95,7 @@ async def run_batch(
             if any(problems):
                 raise _Rollback
     except _Rollback:
-        failure = errors.AdsError(400, [])
-        failure.body = {"operation_errors": problems, "request": echoes}
-        raise failure from None
+        raise errors.operation_errors(problems, echoes) from None
     return AdsResult(data, extra={"data_type": data_type}, request=echoes)
 
 
