@@ -7,7 +7,7 @@ from urllib.parse import parse_qsl
 from hypothesis import given
 from hypothesis import strategies as st
 
-from roost.core.pipeline import parse_query
+from roost.core.wire import parse_query
 
 PIECES = st.sampled_from(
     ["a", "ids", "tweet.fields", "=", "&", "%2C", "%ff", "+", ",", "1", "é", ";", "%", ""]

@@ -34,9 +34,9 @@ from roost.ads.params import Raw, parse_all
 from roost.auth.principals import Principal, RequestAuth
 from roost.core import jsonio
 from roost.core.errors import ApiError
-from roost.core.pipeline import parse_query, read_body, send_response, window_headers
 from roost.core.ratelimit import Window
 from roost.core.router import Router
+from roost.core.wire import parse_query, read_body, send_response, window_headers
 from roost.storage.db import Row
 
 if TYPE_CHECKING:

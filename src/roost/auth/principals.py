@@ -55,9 +55,13 @@ class Authenticator:
         self._clock = clock
         self.nonces = oauth1.NonceCache(window_seconds=timestamp_window_s)
         self._cache: dict[tuple[str, str], tuple[float, Any]] = {}
+        # Bearer token -> (cached until, principal, token expiry in epoch ms or None): the principal
+        # itself is kept, since every request with the same token builds the same one.
+        self._bearers: dict[str, tuple[float, Principal, int | None]] = {}
 
     def forget(self) -> None:
         self._cache.clear()
+        self._bearers.clear()
 
     async def _cached(self, kind: str, key: str, load: Any) -> Any:
         now = time.monotonic()
@@ -84,9 +88,23 @@ class Authenticator:
 
     async def bearer(self, token: str) -> Principal:
         """An app-only bearer token or an OAuth 2.0 user access token."""
+        hit = self._bearers.get(token)
+        if (
+            hit is not None
+            and hit[0] > time.monotonic()
+            and (hit[2] is None or hit[2] > self._clock.now_ms())
+        ):
+            return hit[1]
+        principal, expires_at = await self._bearer(token)
+        if len(self._bearers) > 50_000:
+            self._bearers.clear()
+        self._bearers[token] = (time.monotonic() + _CACHE_TTL_S, principal, expires_at)
+        return principal
+
+    async def _bearer(self, token: str) -> tuple[Principal, int | None]:
         app = await self._cached("bearer", token, self._apps.by_bearer)
         if app is not None:
-            return Principal("app", app["id"], app["project_id"], None, "read", token=token)
+            return Principal("app", app["id"], app["project_id"], None, "read", token=token), None
         row = await self._cached("oauth2", token, self._apps.oauth2_token)
         if row is None or row["kind"] != "access" or row["revoked_at"] is not None:
             raise errors.unauthorized()
@@ -97,7 +115,8 @@ class Authenticator:
             raise errors.unauthorized()
         scopes = frozenset(row["scopes"].split())
         level = "read-write" if any(scope.endswith(".write") for scope in scopes) else "read"
-        return Principal("oauth2", app["id"], app["project_id"], row["user_id"], level, scopes, token)
+        principal = Principal("oauth2", app["id"], app["project_id"], row["user_id"], level, scopes, token)
+        return principal, row["expires_at"]
 
     async def _app_by_id(self, key: str) -> Any:
         return await self._apps.get(int(key))

@@ -46,10 +46,25 @@ class Clock:
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+_DAYS: dict[int, str] = {}  # day number since the epoch -> "YYYY-MM-DDT"
+
+
 def iso_ms(epoch_ms: int) -> str:
-    """v2 timestamps: ISO 8601 UTC with milliseconds, e.g. 2021-10-07T07:41:18.000Z."""
-    seconds, millis = divmod(epoch_ms, 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"
+    """v2 timestamps: ISO 8601 UTC with milliseconds, e.g. 2021-10-07T07:41:18.000Z.
+
+    Every rendered post has one, so the date part is formatted once per day and the time of day
+    with integer arithmetic."""
+    day, in_day = divmod(epoch_ms, 86_400_000)
+    date = _DAYS.get(day)
+    if date is None:
+        date = time.strftime("%Y-%m-%dT", time.gmtime(day * 86_400))
+        if len(_DAYS) >= 100_000:
+            _DAYS.clear()
+        _DAYS[day] = date
+    seconds, millis = divmod(in_day, 1000)
+    minutes, second = divmod(seconds, 60)
+    hour, minute = divmod(minutes, 60)
+    return f"{date}{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
 
 
 def parse_rfc3339(value: str) -> int | None:

@@ -9,6 +9,7 @@ vocabulary, and reports referenced objects that do not exist as partial errors.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,12 +21,12 @@ TWEET_VOCAB = "tweet"
 POST_VOCAB = "post"
 
 
-@dataclass
+@dataclass(slots=True)
 class RenderContext:
     vocab: str = TWEET_VOCAB
     viewer_id: int | None = None
     # (follower, followee) pairs between the viewer and rendered users, for connection_status.
-    relations: set[tuple[int, int]] = field(default_factory=set)
+    relations: AbstractSet[tuple[int, int]] = frozenset()
     now_ms: int = 0
     # What the viewer's credential grants, as OAuth 2.0 scope names; filled by the caller (the
     # request pipeline), empty when the credential grants none (app-only, OAuth 1.0a, exports).
@@ -47,6 +48,12 @@ class ObjectKind:
     render: Renderer
     key: Callable[[Row], Any]  # identity used to de-duplicate includes and match lookups
     post_vocab_fields: frozenset[str] = frozenset()  # names whose use implies the post vocabulary
+    # Storage columns the renderer reads for each field, and those it always reads; lookups of the
+    # primary objects fetch only what the selection needs. Empty: every column is read.
+    columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    base_columns: tuple[str, ...] = ()
+    # Objects some viewers may not see (the loader's `denied` is asked about loaded ones).
+    restricted: bool = False
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: cheap, and each is declared once
@@ -61,6 +68,9 @@ class Expansion:
     post_vocab: bool = False  # name implies the post vocabulary
     # Fields of the source kind the expansion brings along (`expansions=author_id` adds `author_id`).
     implies: tuple[str, ...] = ()
+    # Columns of the primary rows `refs` reads (via_referenced: those naming the referenced posts);
+    # None: not declared, so primary lookups read every column when the expansion is asked for.
+    columns: tuple[str, ...] | None = None
 
 
 class Loader(Protocol):
@@ -78,6 +88,12 @@ class Selection:
     vocab: str
     fields: Mapping[str, tuple[str, ...]]  # kind -> canonical names, defaults included
     expansions: tuple[Expansion, ...]
+    # Storage columns the primary objects need for these fields and expansions (None: all of them).
+    columns: tuple[str, ...] | None = None
+    via_referenced: bool = False  # some expansion reads the posts the primary ones reference
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "via_referenced", any(e.via_referenced for e in self.expansions))
 
     def of(self, kind: str) -> tuple[str, ...]:
         return self.fields[kind]
@@ -106,7 +122,10 @@ class FieldsEngine:
         self._defaults = {kind.name: kind.defaults for kind in kinds}
         self._selection_params = frozenset(self._by_param) | {"expansions"}
         self._parsed: dict[tuple, tuple[Selection, list[tuple[str, str, str]]]] = {}
-        self._default_selection = Selection(TWEET_VOCAB, self._defaults, ())
+        self._default_selections = {
+            kind.name: Selection(TWEET_VOCAB, self._defaults, (), self._columns(kind, kind.defaults, ()))
+            for kind in kinds
+        }
 
     # ---- parameters ----------------------------------------------------------------------------
 
@@ -150,7 +169,7 @@ class FieldsEngine:
     def _parse(self, primary: str, query: Mapping[str, str]) -> tuple[Selection, list[tuple[str, str, str]]]:
         problems: list[tuple[str, str, str]] = []
         if not any(name in query for name in self._by_param) and "expansions" not in query:
-            return self._default_selection, problems
+            return self._default_selections[primary], problems
         vocab = TWEET_VOCAB
         chosen: dict[str, list[str]] = {}
         allowed_kinds = self.related_kinds(primary)
@@ -195,7 +214,26 @@ class FieldsEngine:
         # Declaration order, so rendering can walk the selection alone.
         declared = self.expansions.get(primary, ())
         ordered = tuple(expansion for expansion in declared if expansion in expansions)
-        return Selection(vocab, fields, ordered), problems
+        columns = self._columns(self.kinds[primary], fields[primary], ordered)
+        return Selection(vocab, fields, ordered, columns), problems
+
+    @staticmethod
+    def _columns(
+        kind: ObjectKind, names: Iterable[str], expansions: Iterable[Expansion]
+    ) -> tuple[str, ...] | None:
+        if not kind.columns:
+            return None
+        needed = dict.fromkeys(kind.base_columns)
+        for name in names:
+            columns = kind.columns.get(name)
+            if columns is None:
+                return None
+            needed.update(dict.fromkeys(columns))
+        for expansion in expansions:
+            if expansion.columns is None:
+                return None
+            needed.update(dict.fromkeys(expansion.columns))
+        return tuple(needed)
 
     def _parse_fields(self, kind: ObjectKind, param: str, raw: str) -> list[str]:
         names: list[str] = []
@@ -221,19 +259,24 @@ class FieldsEngine:
         includes: dict[str, dict[Any, Row]] = {}
         errors: list[dict[str, Any]] = []
         referenced: dict[Any, Row] = {}
-        wants_referenced = any(e.via_referenced for e in selection.expansions)
-        if wants_referenced:
+        if selection.via_referenced:
             referenced = await self._load_referenced(primary, records, loader)
 
-        # One batch per (target kind, lookup); the selection lists expansions in declaration order.
+        # One batch per (target kind, lookup), in the order the selection's expansions first refer to
+        # one (the selection lists expansions in declaration order).
         pending: dict[tuple[str, str], list[tuple[Expansion, Any]]] = {}
         for expansion in selection.expansions:
-            sources = referenced.values() if expansion.via_referenced else records
-            for record in sources:
-                for ref in expansion.refs(record):
-                    pending.setdefault((expansion.target, expansion.lookup), []).append((expansion, ref))
+            refs = expansion.refs
+            wanted: list[tuple[Expansion, Any]] | None = None
+            for record in referenced.values() if expansion.via_referenced else records:
+                for ref in refs(record):
+                    if wanted is None:
+                        wanted = pending.setdefault((expansion.target, expansion.lookup), [])
+                    wanted.append((expansion, ref))
         for (target, lookup), wanted in pending.items():
-            keys = list(dict.fromkeys(_normal(lookup, ref) for _, ref in wanted))
+            kind = self.kinds[target]
+            by_name = lookup == "username"  # usernames match case-insensitively
+            keys = list(dict.fromkeys(ref.lower() if by_name else ref for _, ref in wanted))
             if target == primary and lookup == "id" and referenced:
                 found = {k: referenced[k] for k in keys if k in referenced}
                 missing = [k for k in keys if k not in found]
@@ -241,46 +284,45 @@ class FieldsEngine:
                     found.update(await loader.load(target, lookup, missing))
             else:
                 found = await loader.load(target, lookup, keys)
-            denied = await loader.denied(target, found)
+            denied = await loader.denied(target, found) if kind.restricted and found else _NONE
             bucket = includes.setdefault(target, {})
             reported: set[tuple[str, Any]] = set()
+            key_of = kind.key
             for expansion, ref in wanted:
-                key = _normal(lookup, ref)
+                key = ref.lower() if by_name else ref
                 row = found.get(key)
-                if row is None or key in denied:
-                    parameter = expansion.parameter or expansion.name
-                    if (parameter, ref) not in reported:
-                        reported.add((parameter, ref))
-                        resource_type = self.kinds[target].resource_type
-                        if row is None:
-                            errors.append(resource_not_found_item(resource_type, parameter, str(ref)))
-                        else:
-                            errors.append(
-                                not_authorized_for_resource_item(
-                                    resource_type, parameter, str(ref), "includes"
-                                )
-                            )
+                if row is not None and key not in denied:
+                    bucket.setdefault(key_of(row), row)
                     continue
-                bucket.setdefault(self.kinds[target].key(row), row)
+                parameter = expansion.parameter or expansion.name
+                if (parameter, ref) in reported:
+                    continue
+                reported.add((parameter, ref))
+                if row is None:
+                    errors.append(resource_not_found_item(kind.resource_type, parameter, str(ref)))
+                else:
+                    errors.append(
+                        not_authorized_for_resource_item(kind.resource_type, parameter, str(ref), "includes")
+                    )
 
-        user_fields = selection.fields.get("user", ())
-        if context.viewer_id is not None and "connection_status" in user_fields:
+        if context.viewer_id is not None and "connection_status" in selection.fields.get("user", ()):
             user_ids = [row["id"] for row in includes.get("user", {}).values()]
             if primary == "user":
                 user_ids.extend(row["id"] for row in records)
             context.relations = await loader.relations(context.viewer_id, user_ids)
 
-        primary_kind = self.kinds[primary]
+        render = self.kinds[primary].render
         primary_fields = selection.fields[primary]
-        data = [primary_kind.render(row, primary_fields, context) for row in records]
+        data = [render(row, primary_fields, context) for row in records]
         rendered_includes: dict[str, list[dict[str, Any]]] = {}
         for target, rows in includes.items():
             if not rows:
                 continue
             kind = self.kinds[target]
             names = selection.fields[target]
+            render = kind.render
             rendered_includes[kind.include_keys[context.vocab]] = [
-                kind.render(row, names, context) for row in rows.values()
+                render(row, names, context) for row in rows.values()
             ]
         return Rendered(data, rendered_includes, errors)
 
@@ -298,5 +340,4 @@ class FieldsEngine:
         return {key: row for key, row in found.items() if key not in denied}
 
 
-def _normal(lookup: str, key: Any) -> Any:
-    return key.lower() if lookup == "username" else key
+_NONE: frozenset[Any] = frozenset()

@@ -8,14 +8,13 @@ Handlers only see a `Call` and return records or a plain body; every error body 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
@@ -24,13 +23,27 @@ from roost.core import errors, jsonio
 from roost.core.fields import FieldsEngine, Loader, RenderContext, Selection
 from roost.core.operations import APP, DailyCap, Operation, RateLimit
 from roost.core.params import (
+    Param,
     ParamError,
     duplicate_parameter_message,
     empty_parameter_message,
     unknown_parameter_message,
 )
-from roost.core.ratelimit import RateLimiter, Window
+from roost.core.ratelimit import RateLimiter
 from roost.core.router import Router
+from roost.core.wire import (
+    RawHeaders,
+    Stream,
+    encode_headers,
+    encoded,
+    has_body,
+    parse_query,
+    read_body,
+    send_raw,
+    send_stream,
+    window_headers,
+    window_raw_headers,
+)
 
 if TYPE_CHECKING:
     from roost.services import Services
@@ -63,16 +76,6 @@ class Reply:
 
 
 @dataclass(slots=True)
-class Stream:
-    """A streaming 200: each chunk is sent as `chunks` yields it; the iterator's `aclose` (if it has
-    one) runs when it ends or the client goes away."""
-
-    chunks: AsyncIterator[bytes]
-    content_type: str = errors.JSON
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
 class Call:
     op: Operation
     principal: Principal
@@ -83,16 +86,6 @@ class Call:
     now_ms: int
     raw: dict[str, str]  # raw query values by name, for echoing in errors
     client_ip: str | None = None  # the peer's address (streaming connections report it)
-
-
-@dataclass(slots=True)
-class _Request:
-    scope: dict
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: bytes
-    query_pairs: list[tuple[str, str]]
 
 
 class Pipeline:
@@ -116,8 +109,13 @@ class Pipeline:
         for op in operations:
             self.router.add(op.method, op.path, op)
         self._allowed = {op.operation_id: self._allowed_params(op) for op in operations}
+        self._allowed_set = {name: frozenset(allowed) for name, allowed in self._allowed.items()}
+        # Query-string results by (operation, raw query): a pure function of both, so a repeated
+        # query (the same fields and expansions, another id in the path) is validated once.
+        self._queries: dict[tuple[str, bytes], _ParsedQuery] = {}
         settings = services.settings
         self.api_version = settings.api_version
+        self._api_version = encoded(settings.api_version)
         self.max_body = settings.max_body_bytes
         self.limiter: RateLimiter = services.rate_limiter
         self.auth: Authenticator = services.authenticator
@@ -142,65 +140,90 @@ class Pipeline:
                 await self.fallback(scope, receive, send)
                 return
             error = errors.route_not_found()
-            await send_response(
-                send, error.status, jsonio.dumps(error.body), error.content_type, self._base_headers(None)
+            body = jsonio.dumps(error.body)
+            await send_raw(
+                send,
+                error.status,
+                body,
+                self._head(error.content_type, body, None, [], {}, time.perf_counter()),
             )
             return
         op, path_params = match
         started = time.perf_counter()
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        rate_headers: dict[str, str] = {}
+        rate: RawHeaders | None = None
         principal: Principal | None = None
         try:
-            body = await read_body(receive, headers, self.max_body)
-            query = scope.get("query_string", b"")
-            pairs = parse_query(query) if query else []
-            request = _Request(scope, scope["method"], path, headers, body, pairs)
-            principal = await self._authenticate(op, request)
+            body = await read_body(receive, headers, self.max_body) if has_body(headers) else b""
+            principal = await self._authenticate(op, scope, headers, body)
             self._authorize(op, principal)  # after identification: refusals still carry x-access-level
-            rate_headers = self._rate_limit(op, principal)
-            status, payload, content_type, extra = await self._run(op, request, principal, path_params)
+            rate = self._rate_limit(op, principal)
+            status, payload, content_type, extra = await self._run(
+                op, scope, headers, body, principal, path_params
+            )
         except errors.ApiError as error:
             status, payload, content_type, extra = error.status, error.body, error.content_type, error.headers
         except Exception:
             log.exception("unhandled error in %s %s", scope["method"], path)
             error = errors.internal_error()
             status, payload, content_type, extra = error.status, error.body, error.content_type, {}
-        out = self._base_headers(principal)
-        out.update(rate_headers or self._unmetered_window(op, principal))
-        out.update(extra)
-        out["x-response-time"] = str(int((time.perf_counter() - started) * 1000))
+        if rate is None:
+            rate = self._unmetered_window(op, principal)
         if isinstance(payload, Stream):
-            await _stream(send, receive, status, payload, out)
+            out = self._head(None, None, principal, rate, extra, started)
+            await send_stream(send, receive, status, payload, out)
             return
         data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
-        await send_response(send, status, data, content_type, out)
+        await send_raw(send, status, data, self._head(content_type, data, principal, rate, extra, started))
 
-    def _base_headers(self, principal: Principal | None) -> dict[str, str]:
+    def _head(
+        self,
+        content_type: str | None,
+        body: bytes | None,
+        principal: Principal | None,
+        rate: RawHeaders,
+        extra: Mapping[str, str],
+        started: float,
+    ) -> RawHeaders:
+        """Response headers: content type and length (unless streaming), then the platform's own."""
+        out: RawHeaders = []
+        if content_type is not None and body is not None:
+            out.append((b"content-type", encoded(content_type)))
+            out.append((b"content-length", b"%d" % len(body)))
         # Correlation ids need uniqueness, not secrecy.
-        headers = {"api-version": self.api_version, "x-transaction-id": f"{random.getrandbits(64):016x}"}
+        out.append((b"api-version", self._api_version))
+        out.append((b"x-transaction-id", b"%016x" % random.getrandbits(64)))
         if principal is not None:
-            headers["x-access-level"] = principal.access_level
-        return headers
+            out.append((b"x-access-level", encoded(principal.access_level)))
+        if extra:
+            # Headers a handler or an error brings replace the pipeline's rate-limit headers of the same name.
+            out.extend(pair for pair in rate if pair[0].decode("latin-1") not in extra)
+            out.extend(encode_headers(extra))
+        else:
+            out.extend(rate)
+        out.append((b"x-response-time", b"%d" % int((time.perf_counter() - started) * 1000)))
+        return out
 
     # ---- stages ---------------------------------------------------------------------------------
 
-    async def _authenticate(self, op: Operation, request: _Request) -> Principal:
-        headers = request.headers
+    async def _authenticate(
+        self, op: Operation, scope: dict, headers: dict[str, str], body: bytes
+    ) -> Principal:
         authorization = headers.get("authorization")
         if authorization is not None and authorization[:7].lower() == "bearer ":
             return await self.auth.bearer(authorization[7:].strip())  # the common case, kept short
         form_pairs: list[tuple[str, str]] = []
-        if request.body and headers.get("content-type", "").startswith(_FORM):
-            form_pairs = parse_qsl(request.body.decode("utf-8", "replace"), keep_blank_values=True)
+        if body and headers.get("content-type", "").startswith(_FORM):
+            form_pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+        query = scope.get("query_string", b"")
         auth_request = RequestAuth(
-            method=request.method,
-            scheme=request.scope.get("scheme", "http"),
+            method=scope["method"],
+            scheme=scope.get("scheme", "http"),
             host=headers.get("host", ""),
-            path=request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or request.path,
-            authorization=headers.get("authorization"),
+            path=scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
+            authorization=authorization,
             forwarded_proto=headers.get("x-forwarded-proto"),
-            query_pairs=request.query_pairs,
+            query_pairs=parse_query(query) if query else [],
             form_pairs=form_pairs,
         )
         principal = await self.auth.authenticate(auth_request, v2=op.path.startswith("/2/"))
@@ -222,34 +245,33 @@ class Pipeline:
         if op.write and principal.kind == "oauth1" and not principal.can_write:
             raise errors.oauth1_permissions()
 
-    def _rate_limit(self, op: Operation, principal: Principal) -> dict[str, str]:
+    def _rate_limit(self, op: Operation, principal: Principal) -> RawHeaders:
         now = self.services.clock.now()
         limits = op.rate_limit
         if principal.kind == APP:
             limit, key = limits.app, (op.operation_id, principal.app_id)
         else:
             limit, key = limits.user, (op.operation_id, principal.app_id, principal.user_id)
-        headers: dict[str, str] = {}
-        allowed = True
+        headers: RawHeaders = []
         if limit is not None:
             window, allowed = self.limiter.hit(key, limit, limits.window_s, now)
-            headers = window_headers("x-rate-limit", window)
-        if op.daily_cap is not None and allowed:
-            headers.update(self._daily_caps(op, principal, now))
-        if not allowed:
-            raise errors.too_many_requests(headers)
+            if not allowed:
+                raise errors.too_many_requests(window_headers("x-rate-limit", window))
+            headers = window_raw_headers("x-rate-limit", window)
+        if op.daily_cap is not None:
+            headers = headers + encode_headers(self._daily_caps(op, principal, now))
         return headers
 
-    def _unmetered_window(self, op: Operation, principal: Principal | None) -> dict[str, str]:
+    def _unmetered_window(self, op: Operation, principal: Principal | None) -> RawHeaders:
         """Headers for a request refused before it was counted (no or bad credentials, wrong auth kind):
         the caller's window as it stands, so clients that always read the headers find them."""
         limits = op.rate_limit
         user = principal is not None and principal.kind != APP
         limit = (limits.user if user else limits.app) or limits.app or limits.user
         if limit is None:
-            return {}
+            return []
         key = (op.operation_id, "unmetered", principal.app_id if principal else None)
-        return window_headers(
+        return window_raw_headers(
             "x-rate-limit", self.limiter.peek(key, limit, limits.window_s, self.services.clock.now())
         )
 
@@ -271,13 +293,26 @@ class Pipeline:
         return headers
 
     def _parse_params(
-        self, op: Operation, request: _Request, path_params: dict[str, str]
+        self, op: Operation, query: bytes, path_params: dict[str, str]
     ) -> tuple[dict[str, Any], dict[str, str], Selection | None]:
-        pairs = request.query_pairs
+        parsed = self._queries.get((op.operation_id, query))
+        if parsed is None:
+            return self._parse_all(op, query, path_params)
+        params = dict(parsed.params)
+        problems: list[dict[str, Any]] = []
+        for param in parsed.path_params:
+            self._parse_one(param, path_params.get(param.name), params, problems)
+        if problems:
+            raise errors.invalid_request(problems)
+        return params, parsed.raw, parsed.selection
+
+    def _parse_all(
+        self, op: Operation, query: bytes, path_params: dict[str, str]
+    ) -> tuple[dict[str, Any], dict[str, str], Selection | None]:
         raw: dict[str, str] = {}
         problems: list[dict[str, Any]] = []
-        allowed = self._allowed[op.operation_id]
-        for name, value in pairs:
+        allowed = self._allowed_set[op.operation_id]
+        for name, value in parse_query(query) if query else ():
             if name.startswith("oauth_") and name != "oauth_token_hint":
                 continue  # OAuth 1.0a protocol parameters may travel in the query string
             if name in raw:
@@ -286,55 +321,105 @@ class Pipeline:
                 )
                 continue
             if name not in allowed:
-                problems.append(errors.param_error(name, value, unknown_parameter_message(name, allowed)))
+                message = unknown_parameter_message(name, self._allowed[op.operation_id])
+                problems.append(errors.param_error(name, value, message))
                 continue
             raw[name] = value
         params: dict[str, Any] = {}
+        query_problems = len(problems)
         for param in op.params:
-            value = path_params.get(param.name) if param.in_path else raw.get(param.name)
-            if value is None or (value == "" and param.required):
-                if param.required:
-                    problems.append(
-                        errors.param_error(
-                            param.name, [] if value is None else value, empty_parameter_message(param.name)
-                        )
-                    )
-                elif param.default is not None:
-                    params[param.name] = param.default
-                continue
-            try:
-                params[param.name] = param.kind.parse(param.name, value)
-            except ParamError as exc:
-                problems.append(errors.param_error(param.name, value, exc.message))
+            before = len(problems)
+            self._parse_one(
+                param, path_params.get(param.name) if param.in_path else raw.get(param.name), params, problems
+            )
+            if not param.in_path:
+                query_problems += len(problems) - before
         selection = None
         if op.returns:
             selection, field_problems = self.engine.parse(op.returns, raw if op.selectable else {})
+            query_problems += len(field_problems)
             problems.extend(
                 errors.param_error(name, value, message) for name, value, message in field_problems
             )
+        if not query_problems:
+            self._remember(op, query, raw, params, selection)
         if problems:
             raise errors.invalid_request(problems)
         return params, raw, selection
 
+    @staticmethod
+    def _parse_one(
+        param: Param, value: str | None, params: dict[str, Any], problems: list[dict[str, Any]]
+    ) -> None:
+        if value is None or (value == "" and param.required):
+            if param.required:
+                problems.append(
+                    errors.param_error(
+                        param.name, [] if value is None else value, empty_parameter_message(param.name)
+                    )
+                )
+            elif param.default is not None:
+                params[param.name] = param.default
+            return
+        try:
+            params[param.name] = param.kind.parse(param.name, value)
+        except ParamError as exc:
+            problems.append(errors.param_error(param.name, value, exc.message))
+
+    def _remember(
+        self,
+        op: Operation,
+        query: bytes,
+        raw: dict[str, str],
+        params: dict[str, Any],
+        selection: Selection | None,
+    ) -> None:
+        """Keep a valid query's results for the next request with the same query string.
+
+        Only short queries (id lists make long, one-off ones) and only immutable values, since every
+        request gets a shallow copy of the parameters."""
+        if len(query) > _MEMO_QUERY_BYTES:
+            return
+        in_path = tuple(param for param in op.params if param.in_path)
+        fixed = {name: value for name, value in params.items() if name not in {p.name for p in in_path}}
+        if not all(isinstance(value, _IMMUTABLE) for value in fixed.values()):
+            return
+        if len(self._queries) >= _MEMO_ENTRIES:
+            self._queries.clear()
+        self._queries[(op.operation_id, query)] = _ParsedQuery(raw, fixed, selection, in_path)
+
     async def _run(
-        self, op: Operation, request: _Request, principal: Principal, path_params: dict[str, str]
-    ) -> tuple[int, Any, str, dict[str, str]]:
-        params, raw, selection = self._parse_params(op, request, path_params)
-        body = _json_body(request) if op.body and (request.body or not op.body_optional) else None
-        now_ms = self.services.clock.now_ms()
-        client = request.scope.get("client")
+        self,
+        op: Operation,
+        scope: dict,
+        headers: dict[str, str],
+        body: bytes,
+        principal: Principal,
+        path_params: dict[str, str],
+    ) -> tuple[int, Any, str, Mapping[str, str]]:
+        params, raw, selection = self._parse_params(op, scope.get("query_string", b""), path_params)
+        value = _json_body(headers, body) if op.body and (body or not op.body_optional) else None
+        client = scope.get("client")
         call = Call(
-            op, principal, params, body, selection, self.services, now_ms, raw, client[0] if client else None
+            op,
+            principal,
+            params,
+            value,
+            selection,
+            self.services,
+            self.services.clock.now_ms(),
+            raw,
+            client[0] if client else None,
         )
         result = await op.handler(call)
         if isinstance(result, Objects):
             assert op.returns is not None and selection is not None
-            return result.status or op.status, await self._render(op, call, result), errors.JSON, {}
+            return result.status or op.status, await self._render(op, call, result), errors.JSON, _NO_HEADERS
         if isinstance(result, Reply):
             return result.status, result.body, result.content_type, result.headers
         if isinstance(result, Stream):
             return 200, result, result.content_type, result.headers
-        return op.status, result, errors.JSON, {}
+        return op.status, result, errors.JSON, _NO_HEADERS
 
     async def _render(self, op: Operation, call: Call, result: Objects) -> dict[str, Any]:
         assert call.selection is not None and op.returns is not None
@@ -358,6 +443,20 @@ class Pipeline:
         return body
 
 
+@dataclass(frozen=True, slots=True)
+class _ParsedQuery:
+    raw: dict[str, str]
+    params: dict[str, Any]  # parameters from the query string (path parameters are parsed per request)
+    selection: Selection | None
+    path_params: tuple[Param, ...]
+
+
+_MEMO_QUERY_BYTES = 512
+_MEMO_ENTRIES = 4096
+_IMMUTABLE = (str, int, float, bool, frozenset, tuple, type(None))
+_NO_HEADERS: Mapping[str, str] = MappingProxyType({})
+
+
 def _with_limits(op: Operation, override: Mapping[str, int | None] | None) -> Operation:
     """The operation with its rate limits replaced by the configured ones, if any."""
     if not override:
@@ -377,109 +476,16 @@ def _with_limits(op: Operation, override: Mapping[str, int | None] | None) -> Op
     return dataclasses.replace(op, rate_limit=limit, daily_cap=cap)
 
 
-def parse_query(raw: bytes) -> list[tuple[str, str]]:
-    """Query-string pairs, decoded as UTF-8 (invalid bytes replaced so they can be echoed in errors).
-
-    The same result as `parse_qsl(..., keep_blank_values=True)`, without its cost for the plain
-    `name=value&...` strings most requests send.
-    """
-    text = raw.decode("utf-8", "replace")
-    if "%" in text or "+" in text or ";" in text:
-        return parse_qsl(text, keep_blank_values=True)
-    pairs = []
-    for part in text.split("&"):
-        if part:
-            name, _, value = part.partition("=")
-            pairs.append((name, value))
-    return pairs
-
-
-def window_headers(prefix: str, window: Window) -> dict[str, str]:
-    return {
-        f"{prefix}-limit": str(window.limit),
-        f"{prefix}-remaining": str(max(window.remaining, 0)),
-        f"{prefix}-reset": str(window.reset_s),
-    }
-
-
-async def read_body(receive: Callable, headers: dict[str, str], limit: int) -> bytes:
-    declared = headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise errors.payload_too_large()
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            raise errors.payload_too_large()
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
-
-
-def _json_body(request: _Request) -> Any:
-    content_type = request.headers.get("content-type", "")
+def _json_body(headers: Mapping[str, str], body: bytes) -> Any:
+    content_type = headers.get("content-type", "")
     if not content_type.split(";")[0].strip().lower().endswith("json"):
         raise errors.invalid_body("Requests with bodies must have content-type of application/json.")
-    if not request.body:
+    if not body:
         raise errors.invalid_body("Request body must not be empty.")
     try:
-        return jsonio.loads(request.body)
+        return jsonio.loads(body)
     except jsonio.JSONDecodeError:
         raise errors.invalid_body("Request body is not valid JSON.") from None
 
 
-async def send_response(
-    send: Callable, status: int, body: bytes, content_type: str, headers: Mapping[str, str]
-) -> None:
-    raw_headers = [(b"content-type", content_type.encode()), (b"content-length", str(len(body)).encode())]
-    raw_headers.extend((k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
-    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-async def _stream(
-    send: Callable, receive: Callable, status: int, stream: Stream, headers: Mapping[str, str]
-) -> None:
-    """Send a streaming body; a client disconnect ends it quietly and closes the iterator."""
-    raw_headers = [(b"content-type", stream.content_type.encode())]
-    raw_headers.extend((k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
-
-    async def disconnected() -> None:
-        while (await receive())["type"] != "http.disconnect":
-            pass
-
-    watcher = asyncio.ensure_future(disconnected())
-    step: asyncio.Future[bytes] | None = None
-    iterator = stream.chunks.__aiter__()
-    try:
-        await send({"type": "http.response.start", "status": status, "headers": raw_headers})
-        while True:
-            step = asyncio.ensure_future(iterator.__anext__())
-            await asyncio.wait({step, watcher}, return_when=asyncio.FIRST_COMPLETED)
-            if not step.done():
-                break  # the client went away while the stream was waiting
-            try:
-                chunk = step.result()
-            except StopAsyncIteration:
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
-                break
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
-    except OSError:
-        pass  # the client went away mid-write
-    except Exception:
-        log.exception("stream failed after its response started")
-    finally:
-        for task in (step, watcher):
-            if task is not None and not task.done():
-                task.cancel()
-                await asyncio.wait({task})
-        closer = getattr(iterator, "aclose", None)
-        if closer is not None:
-            with contextlib.suppress(Exception):
-                await closer()
+__all__ = ["Call", "Objects", "Pipeline", "Reply", "Stream"]

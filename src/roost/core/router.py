@@ -42,12 +42,30 @@ class Router:
         static = self._static.get((method, path.rstrip("/") if len(path) > 1 else path))
         if static is not None:
             return static, {}
+        segments = path.strip("/").split("/")
         values: list[str] = []
-        node = self._search(self._root, path.strip("/").split("/"), 0, values)
-        if node is None or method not in node.targets:
+        node: _Node | None = self._root
+        # The walk that prefers literal segments finds the route almost always; only a dead end
+        # needs the backtracking search.
+        for segment in segments:
+            assert node is not None
+            child = node.children.get(segment)
+            if child is None and segment:
+                child = node.param
+                values.append(segment)
+            node = child
+            if node is None:
+                break
+        if node is None or not node.targets:
+            values = []
+            node = self._search(self._root, segments, 0, values)
+            if node is None:
+                return None
+            values.reverse()
+        hit = node.targets.get(method)
+        if hit is None:
             return None
-        target, names = node.targets[method]
-        return target, dict(zip(names, reversed(values), strict=True))
+        return hit[0], dict(zip(hit[1], values, strict=True))
 
     def _search(self, node: _Node, segments: list[str], index: int, values: list[str]) -> _Node | None:
         """The matching leaf; `values` receives the parameter segments, last one first."""

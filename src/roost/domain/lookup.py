@@ -29,15 +29,21 @@ async def hidden_authors(services: Services, viewer_id: int | None, author_ids: 
 
 
 async def lookup_posts(
-    services: Services, viewer_id: int | None, ids: list[int], parameter: str
+    services: Services,
+    viewer_id: int | None,
+    ids: list[int],
+    parameter: str,
+    columns: tuple[str, ...] | None = None,
 ) -> tuple[list[Row], list[dict[str, Any]]]:
-    """Posts by id in request order, plus a partial error for each missing or hidden one."""
+    """Posts by id in request order, plus a partial error for each missing or hidden one.
+
+    `columns`: read only these (they must include what visibility needs: id, author_id, deleted_at)."""
     unique = list(dict.fromkeys(ids))
     if len(unique) == 1:  # the single lookup: a primary-key probe, not an IN list
-        single = await services.posts.get(unique[0])
+        single = await services.posts.get(unique[0], columns)
         fetched = [single] if single is not None else []
     else:
-        fetched = await services.posts.get_many(unique)
+        fetched = await services.posts.get_many(unique, columns)
     rows = {row["id"]: row for row in fetched if visible_post(row)}
     hidden = await hidden_authors(services, viewer_id, (row["author_id"] for row in rows.values()))
     found: list[Row] = []
@@ -74,7 +80,7 @@ class StoreLoader:
             if lookup == "username":
                 rows = await services.users.get_many_by_username(keys)
                 return {row["username_lower"]: row for row in rows}
-            return {row["id"]: row for row in await services.users.get_many(keys)}
+            return await services.users.by_ids(keys)
         if kind == "media":
             return {row["media_key"]: row for row in await services.users.media_many(keys)}
         if kind == "poll":

@@ -6,7 +6,7 @@ Rows come straight from storage; each renderer writes the selected fields in the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from roost.core import jsonio
@@ -127,83 +127,125 @@ def _post_metrics(row: Row, vocab: str) -> dict[str, int]:
     }
 
 
-def _post_field(row: Row, name: str, ctx: RenderContext) -> Any:
-    if name == "author_id":
-        return str(row["author_id"])
-    if name == "created_at":
-        return iso_ms(row["created_at"])
-    if name == "conversation_id":
-        return str(row["conversation_id"])
-    if name == "public_metrics":
-        return _post_metrics(row, ctx.vocab)
-    if name == "entities":
-        return _display_entities(row)
-    if name == "in_reply_to_user_id":
-        value = row["in_reply_to_user_id"]
-        return None if value is None else str(value)
-    if name == "referenced_tweets":
-        refs = referenced(row)
-        return [{"type": kind, "id": str(ref)} for kind, ref in refs] or None
-    if name == "lang":
-        return row["lang"]
-    if name == "possibly_sensitive":
-        return bool(row["possibly_sensitive"])
-    if name == "reply_settings":
-        return row["reply_settings"]
-    if name == "attachments":
-        attachments: dict[str, Any] = {}
-        if row["media_keys"]:
-            attachments["media_keys"] = jsonio.loads(row["media_keys"])
-        if row["poll_id"] is not None:
-            attachments["poll_ids"] = [str(row["poll_id"])]
-        return attachments or None
-    if name == "edit_controls":
-        # The window runs from the first version, whichever version is shown (as edits enforce it).
-        history = edit_history(row)
-        opened = row["created_at"] if len(history) < 2 else snowflake_ms(history[0])
-        return {
-            "edits_remaining": row["edits_remaining"],
-            "is_edit_eligible": bool(row["is_edit_eligible"]),
-            "editable_until": iso_ms(opened + EDIT_WINDOW_MS),
-        }
-    if name == "geo":
-        return None if row["place_id"] is None else {"place_id": row["place_id"]}
-    if name == "community_id":
-        value = row["community_id"]
-        return None if value is None else str(value)
-    if name == "paid_partnership":
-        return bool(row["paid_partnership"])
-    if name == "note_tweet":
-        if row["display_text"] is None:
-            return None
-        note: dict[str, Any] = {"text": row["text"]}
-        entities = _json(row["entities"])
-        if entities:
-            note["entities"] = entities
-        return note
-    if name == "display_text_range":
-        shown = row["display_text"] if row["display_text"] is not None else row["text"]
-        return [0, len(shown)]
-    if name == "context_annotations":
-        return _json(row["context_annotations"])
-    if name == "withheld":
-        return _json(row["withheld"])
-    if name == "source":
-        return row["source"]
-    if name in ("non_public_metrics", "organic_metrics"):
-        # Private metrics exist only for the author's own posts.
-        if ctx.viewer_id != row["author_id"]:
-            return None
-        base = {"impression_count": row["impression_count"], "url_link_clicks": 0, "user_profile_clicks": 0}
-        if name == "organic_metrics":
-            base.update(
-                like_count=row["like_count"],
-                reply_count=row["reply_count"],
-                retweet_count=row["retweet_count"],
-            )
-        return base
-    return None
+def _optional_str(value: Any) -> str | None:
+    return None if value is None else str(value)
 
+
+def _attachments(row: Row, ctx: RenderContext) -> dict[str, Any] | None:
+    attachments: dict[str, Any] = {}
+    if row["media_keys"]:
+        attachments["media_keys"] = jsonio.loads(row["media_keys"])
+    if row["poll_id"] is not None:
+        attachments["poll_ids"] = [str(row["poll_id"])]
+    return attachments or None
+
+
+def _edit_controls(row: Row, ctx: RenderContext) -> dict[str, Any]:
+    # The window runs from the first version, whichever version is shown (as edits enforce it).
+    history = edit_history(row)
+    opened = row["created_at"] if len(history) < 2 else snowflake_ms(history[0])
+    return {
+        "edits_remaining": row["edits_remaining"],
+        "is_edit_eligible": bool(row["is_edit_eligible"]),
+        "editable_until": iso_ms(opened + EDIT_WINDOW_MS),
+    }
+
+
+def _note_tweet(row: Row, ctx: RenderContext) -> dict[str, Any] | None:
+    if row["display_text"] is None:
+        return None
+    note: dict[str, Any] = {"text": row["text"]}
+    entities = _json(row["entities"])
+    if entities:
+        note["entities"] = entities
+    return note
+
+
+def _display_text_range(row: Row, ctx: RenderContext) -> list[int]:
+    shown = row["display_text"] if row["display_text"] is not None else row["text"]
+    return [0, len(shown)]
+
+
+def _private_metrics(row: Row, ctx: RenderContext) -> dict[str, int] | None:
+    # Private metrics exist only for the author's own posts.
+    if ctx.viewer_id != row["author_id"]:
+        return None
+    return {"impression_count": row["impression_count"], "url_link_clicks": 0, "user_profile_clicks": 0}
+
+
+def _organic_metrics(row: Row, ctx: RenderContext) -> dict[str, int] | None:
+    base = _private_metrics(row, ctx)
+    if base is not None:
+        base.update(
+            like_count=row["like_count"], reply_count=row["reply_count"], retweet_count=row["retweet_count"]
+        )
+    return base
+
+
+# Each selectable post field (canonical name) -> its value for a row, None to leave it out; the
+# fields roost stores nothing for are absent (never rendered). `id` and `text` are always written.
+_POST_FIELDS: dict[str, Callable[[Row, RenderContext], Any]] = {
+    "edit_history_tweet_ids": lambda row, ctx: [str(i) for i in edit_history(row)],
+    "author_id": lambda row, ctx: str(row["author_id"]),
+    "created_at": lambda row, ctx: iso_ms(row["created_at"]),
+    "conversation_id": lambda row, ctx: str(row["conversation_id"]),
+    "public_metrics": lambda row, ctx: _post_metrics(row, ctx.vocab),
+    "entities": lambda row, ctx: _display_entities(row),
+    "in_reply_to_user_id": lambda row, ctx: _optional_str(row["in_reply_to_user_id"]),
+    "referenced_tweets": lambda row, ctx: (
+        [{"type": kind, "id": str(ref)} for kind, ref in referenced(row)] or None
+    ),
+    "lang": lambda row, ctx: row["lang"],
+    "possibly_sensitive": lambda row, ctx: bool(row["possibly_sensitive"]),
+    "reply_settings": lambda row, ctx: row["reply_settings"],
+    "attachments": _attachments,
+    "edit_controls": _edit_controls,
+    "geo": lambda row, ctx: None if row["place_id"] is None else {"place_id": row["place_id"]},
+    "community_id": lambda row, ctx: _optional_str(row["community_id"]),
+    "paid_partnership": lambda row, ctx: bool(row["paid_partnership"]),
+    "note_tweet": _note_tweet,
+    "display_text_range": _display_text_range,
+    "context_annotations": lambda row, ctx: _json(row["context_annotations"]),
+    "withheld": lambda row, ctx: _json(row["withheld"]),
+    "source": lambda row, ctx: row["source"],
+    "non_public_metrics": _private_metrics,
+    "organic_metrics": _organic_metrics,
+}
+
+
+_METRICS = ("retweet_count", "reply_count", "like_count", "quote_count", "bookmark_count", "impression_count")
+_REFERENCES = ("in_reply_to_post_id", "quoted_post_id", "reposted_post_id")
+# The columns `render_post` reads for each field (tests check the declaration against the renderer).
+POST_COLUMNS: dict[str, tuple[str, ...]] = {
+    **{name: () for name in TWEET_FIELDS},  # fields roost stores nothing for render from no column
+    "id": (),
+    "text": (),
+    "edit_history_tweet_ids": ("edit_history",),
+    "author_id": ("author_id",),
+    "created_at": ("created_at",),
+    "conversation_id": ("conversation_id",),
+    "public_metrics": _METRICS,
+    "entities": ("entities",),
+    "in_reply_to_user_id": ("in_reply_to_user_id",),
+    "referenced_tweets": _REFERENCES,
+    "lang": ("lang",),
+    "possibly_sensitive": ("possibly_sensitive",),
+    "reply_settings": ("reply_settings",),
+    "attachments": ("media_keys", "poll_id"),
+    "edit_controls": ("edit_history", "created_at", "edits_remaining", "is_edit_eligible"),
+    "geo": ("place_id",),
+    "community_id": ("community_id",),
+    "paid_partnership": ("paid_partnership",),
+    "note_tweet": ("entities",),
+    "display_text_range": (),
+    "context_annotations": ("context_annotations",),
+    "withheld": ("withheld",),
+    "source": ("source",),
+    "non_public_metrics": ("impression_count",),
+    "organic_metrics": ("impression_count", "like_count", "reply_count", "retweet_count"),
+}
+# Read for every post: identity, the text shown, and what visibility checks need.
+POST_BASE_COLUMNS = ("id", "text", "display_text", "author_id", "deleted_at")
 
 _POST_KEYS = {
     POST_VOCAB: {
@@ -219,15 +261,12 @@ def render_post(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str,
     out: dict[str, Any] = {"id": str(row["id"]), "text": row["text"] if text is None else text}
     keys = _POST_KEYS.get(ctx.vocab)
     for name in names:
-        if name == "id" or name == "text":
+        field = _POST_FIELDS.get(name)
+        if field is None:
             continue
-        if name == "edit_history_tweet_ids":
-            value: Any = [str(i) for i in edit_history(row)]
-        else:
-            value = _post_field(row, name, ctx)
-            if value is None:
-                continue
-        out[keys.get(name, name) if keys else name] = value
+        value = field(row, ctx)
+        if value is not None:
+            out[keys.get(name, name) if keys else name] = value
     return out
 
 
@@ -318,6 +357,9 @@ KINDS = (
         render_post,
         lambda row: row["id"],
         frozenset({"edit_history_post_ids", "referenced_posts", "note_post"}),
+        POST_COLUMNS,
+        POST_BASE_COLUMNS,
+        restricted=True,
     ),
     ObjectKind(
         "media",
@@ -369,11 +411,31 @@ KINDS = (
 _NOTHING: tuple[()] = ()
 
 TWEET_EXPANSIONS = (
-    Expansion("attachments.poll_ids", "poll", lambda r: _one(r["poll_id"]), implies=("attachments",)),
-    Expansion("attachments.media_keys", "media", _media_keys, lookup="key", implies=("attachments",)),
-    Expansion("author_id", "user", lambda r: (r["author_id"],), implies=("author_id",)),
     Expansion(
-        "edit_history_tweet_ids", "tweet", edit_history, aliases=("edit_history_post_ids",), post_vocab=True
+        "attachments.poll_ids",
+        "poll",
+        lambda r: _one(r["poll_id"]),
+        implies=("attachments",),
+        columns=("poll_id",),
+    ),
+    Expansion(
+        "attachments.media_keys",
+        "media",
+        _media_keys,
+        lookup="key",
+        implies=("attachments",),
+        columns=("media_keys",),
+    ),
+    Expansion(
+        "author_id", "user", lambda r: (r["author_id"],), implies=("author_id",), columns=("author_id",)
+    ),
+    Expansion(
+        "edit_history_tweet_ids",
+        "tweet",
+        edit_history,
+        aliases=("edit_history_post_ids",),
+        post_vocab=True,
+        columns=("edit_history",),
     ),
     Expansion(
         "entities.mentions.username",
@@ -382,16 +444,30 @@ TWEET_EXPANSIONS = (
         lookup="username",
         aliases=("username",),
         implies=("entities",),
+        columns=("entities",),
     ),
-    Expansion("geo.place_id", "place", lambda r: _one(r["place_id"]), lookup="key", implies=("geo",)),
+    Expansion(
+        "geo.place_id",
+        "place",
+        lambda r: _one(r["place_id"]),
+        lookup="key",
+        implies=("geo",),
+        columns=("place_id",),
+    ),
     Expansion(
         "in_reply_to_user_id",
         "user",
         lambda r: _one(r["in_reply_to_user_id"]),
         implies=("in_reply_to_user_id",),
+        columns=("in_reply_to_user_id",),
     ),
     Expansion(
-        "entities.note.mentions.username", "user", _note_mentions, lookup="username", implies=("note_tweet",)
+        "entities.note.mentions.username",
+        "user",
+        _note_mentions,
+        lookup="username",
+        implies=("note_tweet",),
+        columns=("entities",),
     ),
     Expansion(
         "referenced_tweets.id",
@@ -400,6 +476,7 @@ TWEET_EXPANSIONS = (
         aliases=("referenced_posts", "referenced_posts.id"),
         post_vocab=True,
         implies=("referenced_tweets",),
+        columns=_REFERENCES,
     ),
     Expansion(
         "referenced_tweets.id.attachments.media_keys",
@@ -409,6 +486,7 @@ TWEET_EXPANSIONS = (
         via_referenced=True,
         aliases=("referenced_posts.id.attachments.media_keys",),
         implies=("referenced_tweets", "attachments"),
+        columns=_REFERENCES,
     ),
     Expansion(
         "referenced_tweets.id.author_id",
@@ -417,10 +495,11 @@ TWEET_EXPANSIONS = (
         via_referenced=True,
         aliases=("referenced_posts.id.author_id",),
         implies=("referenced_tweets", "author_id"),
+        columns=_REFERENCES,
     ),
-    Expansion("attachments.media_source_tweet", "tweet", lambda r: _NOTHING),
-    Expansion("article.cover_media", "media", lambda r: _NOTHING, lookup="key"),
-    Expansion("article.media_entities", "media", lambda r: _NOTHING, lookup="key"),
+    Expansion("attachments.media_source_tweet", "tweet", lambda r: _NOTHING, columns=()),
+    Expansion("article.cover_media", "media", lambda r: _NOTHING, lookup="key", columns=()),
+    Expansion("article.media_entities", "media", lambda r: _NOTHING, lookup="key", columns=()),
 )
 
 USER_EXPANSIONS = (

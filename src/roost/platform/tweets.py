@@ -11,13 +11,19 @@ from roost.domain.posts import PostService
 from roost.platform.timelines import TIMELINE_PARAMS, timeline_page
 
 
+def _columns(call: Call) -> tuple[str, ...] | None:
+    return call.selection.columns if call.selection is not None else None
+
+
 async def get_tweets(call: Call) -> Objects:
-    found, problems = await lookup_posts(call.services, call.principal.user_id, call.params["ids"], "ids")
+    viewer = call.principal.user_id
+    found, problems = await lookup_posts(call.services, viewer, call.params["ids"], "ids", _columns(call))
     return Objects(found, errors=problems)
 
 
 async def get_tweet(call: Call) -> Objects:
-    found, problems = await lookup_posts(call.services, call.principal.user_id, [call.params["id"]], "id")
+    viewer = call.principal.user_id
+    found, problems = await lookup_posts(call.services, viewer, [call.params["id"]], "id", _columns(call))
     return Objects(found, single=True, errors=problems)
 
 

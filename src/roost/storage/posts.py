@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Select, and_, bindparam, delete, or_, select, update
@@ -22,6 +23,16 @@ _insert_mention = insert_all(post_mentions)
 @sized
 def _by_ids(count: int):  # type: ignore[no-untyped-def]
     return select(posts).where(posts.c.id.in_(binds(count)))
+
+
+@lru_cache(maxsize=256)
+def _columns_by_id(columns: tuple[str, ...]) -> Select:
+    return select(*(posts.c[name] for name in columns)).where(posts.c.id == bindparam("id"))
+
+
+@lru_cache(maxsize=1024)
+def _columns_by_ids(count: int, columns: tuple[str, ...]) -> Select:
+    return select(*(posts.c[name] for name in columns)).where(posts.c.id.in_(binds(count)))
 
 
 def _bounds(column_id: Any) -> Any:
@@ -86,14 +97,17 @@ class PostStore:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def get(self, post_id: int) -> Row | None:
-        return await self._db.fetch_one(_by_id, {"id": post_id})
+    async def get(self, post_id: int, columns: tuple[str, ...] | None = None) -> Row | None:
+        """A post by id: the whole row, or only `columns` (the fields a request selected need)."""
+        statement = _by_id if columns is None else _columns_by_id(columns)
+        return await self._db.fetch_one(statement, {"id": post_id})
 
-    async def get_many(self, ids: Sequence[int]) -> list[Row]:
+    async def get_many(self, ids: Sequence[int], columns: tuple[str, ...] | None = None) -> list[Row]:
         if not ids:
             return []
         unique = list(dict.fromkeys(ids))
-        return await self._db.fetch_all(_by_ids(len(unique)), in_params(unique))
+        statement = _by_ids(len(unique)) if columns is None else _columns_by_ids(len(unique), columns)
+        return await self._db.fetch_all(statement, in_params(unique))
 
     async def timeline(
         self,

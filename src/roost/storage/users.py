@@ -33,7 +33,8 @@ _connection = select(follows.c.follower_id, follows.c.followee_id).where(
 _update_user = update(users).where(users.c.id == bindparam("target"))
 _protected_ids = select(users.c.id).where(users.c.protected == 1)
 _PROTECTED_TTL_S = 2.0
-_USER_CACHE_TTL_S = 5.0
+_USER_CACHE_TTL_S = 300.0
+_USER_CACHE_ROWS = 50_000
 
 
 @sized
@@ -105,17 +106,22 @@ class UserStore:
         return await self._db.fetch_one(_user_by_name, {"name": username.lower()})
 
     async def get_many(self, ids: Sequence[int]) -> list[Row]:
+        found = await self.by_ids(ids)
+        return [found[user_id] for user_id in dict.fromkeys(ids) if user_id in found]
+
+    async def by_ids(self, ids: Sequence[int]) -> dict[int, Row]:
         """Users by id. Rows are cached: expansions load the same authors over and over.
 
-        A cached row is used only while no write has committed in this process since it was read,
-        and for at most a few seconds (other processes sharing the database may write).
+        A cached row is used only while no write has committed since it was read: the database's
+        generation moves with this process's commits and with other processes' (PostgreSQL
+        notifications, SQLite's data version). The time limit is a backstop.
         """
-        now = time.monotonic()
         generation = self._db.generation
         if generation != self._cache_generation:
             self._row_cache.clear()
             self._cache_generation = generation
         cache = self._row_cache
+        now = time.monotonic()
         out: dict[int, Row] = {}
         missing: list[int] = []
         for user_id in ids:
@@ -127,13 +133,13 @@ class UserStore:
         if missing:
             rows = await _many(self._db, _users_by_ids, missing)
             keep = self._db.generation == generation
-            if keep and len(cache) > 50_000:
+            if keep and len(cache) > _USER_CACHE_ROWS:
                 cache.clear()
             for row in rows:
                 out[row["id"]] = row
                 if keep:
                     cache[row["id"]] = (row, now + _USER_CACHE_TTL_S)
-        return [out[user_id] for user_id in dict.fromkeys(ids) if user_id in out]
+        return out
 
     async def get_many_by_username(self, names: Sequence[str]) -> list[Row]:
         return await _many(self._db, _users_by_names, [name.lower() for name in names])
