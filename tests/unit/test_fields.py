@@ -230,6 +230,9 @@ class FakeLoader:
         self.calls: list[tuple[str, str, list[Any]]] = []
         self.relation_calls: list[tuple[int, list[int]]] = []
 
+    def known(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row] | None:
+        return None  # nothing cached: every batch goes through `load`, which records it
+
     async def load(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row]:
         self.calls.append((kind, lookup, list(keys)))
         if kind == "user" and lookup == "username":

@@ -86,8 +86,8 @@ class Authenticator:
             raise errors.unauthorized()
         return None
 
-    async def bearer(self, token: str) -> Principal:
-        """An app-only bearer token or an OAuth 2.0 user access token."""
+    def known_bearer(self, token: str) -> Principal | None:
+        """The principal of a bearer token looked up moments ago, without touching storage."""
         hit = self._bearers.get(token)
         if (
             hit is not None
@@ -95,6 +95,13 @@ class Authenticator:
             and (hit[2] is None or hit[2] > self._clock.now_ms())
         ):
             return hit[1]
+        return None
+
+    async def bearer(self, token: str) -> Principal:
+        """An app-only bearer token or an OAuth 2.0 user access token."""
+        known = self.known_bearer(token)
+        if known is not None:
+            return known
         principal, expires_at = await self._bearer(token)
         if len(self._bearers) > 50_000:
             self._bearers.clear()

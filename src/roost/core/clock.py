@@ -47,13 +47,16 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 _DAYS: dict[int, str] = {}  # day number since the epoch -> "YYYY-MM-DDT"
+_HOURS_MINUTES = tuple(f"{hour:02d}:{minute:02d}:" for hour in range(24) for minute in range(60))
+_SECONDS = tuple(f"{second:02d}" for second in range(60))
+_MILLIS = tuple(f".{millis:03d}Z" for millis in range(1000))
 
 
 def iso_ms(epoch_ms: int) -> str:
     """v2 timestamps: ISO 8601 UTC with milliseconds, e.g. 2021-10-07T07:41:18.000Z.
 
-    Every rendered post has one, so the date part is formatted once per day and the time of day
-    with integer arithmetic."""
+    Every rendered post has one, so the date part is formatted once per day and the time of day is
+    put together from precomputed pieces (a third of the cost of formatting it)."""
     day, in_day = divmod(epoch_ms, 86_400_000)
     date = _DAYS.get(day)
     if date is None:
@@ -61,10 +64,9 @@ def iso_ms(epoch_ms: int) -> str:
         if len(_DAYS) >= 100_000:
             _DAYS.clear()
         _DAYS[day] = date
-    seconds, millis = divmod(in_day, 1000)
-    minutes, second = divmod(seconds, 60)
-    hour, minute = divmod(minutes, 60)
-    return f"{date}{hour:02d}:{minute:02d}:{second:02d}.{millis:03d}Z"
+    minutes, in_minute = divmod(in_day, 60_000)
+    second, millis = divmod(in_minute, 1000)
+    return "".join((date, _HOURS_MINUTES[minutes], _SECONDS[second], _MILLIS[millis]))
 
 
 def parse_rfc3339(value: str) -> int | None:

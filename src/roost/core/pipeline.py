@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl
 
 from roost.auth.principals import Authenticator, Principal, RequestAuth
 from roost.core import errors, jsonio
-from roost.core.fields import FieldsEngine, Loader, RenderContext, Selection
+from roost.core.fields import FieldsEngine, Loader, RenderContext, Rendered, Selection
 from roost.core.operations import APP, DailyCap, Operation, RateLimit
 from roost.core.params import (
     Param,
@@ -35,8 +35,8 @@ from roost.core.wire import (
     RawHeaders,
     Stream,
     encode_headers,
-    encoded,
     has_body,
+    header,
     parse_query,
     read_body,
     send_raw,
@@ -115,7 +115,7 @@ class Pipeline:
         self._queries: dict[tuple[str, bytes], _ParsedQuery] = {}
         settings = services.settings
         self.api_version = settings.api_version
-        self._api_version = encoded(settings.api_version)
+        self._api_version = (b"api-version", settings.api_version.encode("latin-1"))
         self.max_body = settings.max_body_bytes
         self.limiter: RateLimiter = services.rate_limiter
         self.auth: Authenticator = services.authenticator
@@ -155,11 +155,12 @@ class Pipeline:
         principal: Principal | None = None
         try:
             body = await read_body(receive, headers, self.max_body) if has_body(headers) else b""
-            principal = await self._authenticate(op, scope, headers, body)
+            principal = self._known_bearer(headers) or await self._authenticate(op, scope, headers, body)
             self._authorize(op, principal)  # after identification: refusals still carry x-access-level
-            rate = self._rate_limit(op, principal)
+            now_ms = self.services.clock.now_ms()
+            rate = self._rate_limit(op, principal, now_ms / 1000)
             status, payload, content_type, extra = await self._run(
-                op, scope, headers, body, principal, path_params
+                op, scope, headers, body, principal, path_params, now_ms
             )
         except errors.ApiError as error:
             status, payload, content_type, extra = error.status, error.body, error.content_type, error.headers
@@ -174,7 +175,9 @@ class Pipeline:
             await send_stream(send, receive, status, payload, out)
             return
         data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
-        await send_raw(send, status, data, self._head(content_type, data, principal, rate, extra, started))
+        head = self._head(content_type, data, principal, rate, extra, started)
+        await send({"type": "http.response.start", "status": status, "headers": head})
+        await send({"type": "http.response.body", "body": data})
 
     def _head(
         self,
@@ -186,15 +189,26 @@ class Pipeline:
         started: float,
     ) -> RawHeaders:
         """Response headers: content type and length (unless streaming), then the platform's own."""
+        # Correlation ids need uniqueness, not secrecy.
+        transaction = (b"x-transaction-id", b"%016x" % random.getrandbits(64))
+        if content_type is not None and body is not None and principal is not None and not extra:
+            return [  # the common case as one list display
+                header(b"content-type", content_type),
+                (b"content-length", b"%d" % len(body)),
+                self._api_version,
+                transaction,
+                header(b"x-access-level", principal.access_level),
+                *rate,
+                (b"x-response-time", b"%d" % int((time.perf_counter() - started) * 1000)),
+            ]
         out: RawHeaders = []
         if content_type is not None and body is not None:
-            out.append((b"content-type", encoded(content_type)))
+            out.append(header(b"content-type", content_type))
             out.append((b"content-length", b"%d" % len(body)))
-        # Correlation ids need uniqueness, not secrecy.
-        out.append((b"api-version", self._api_version))
-        out.append((b"x-transaction-id", b"%016x" % random.getrandbits(64)))
+        out.append(self._api_version)
+        out.append(transaction)
         if principal is not None:
-            out.append((b"x-access-level", encoded(principal.access_level)))
+            out.append(header(b"x-access-level", principal.access_level))
         if extra:
             # Headers a handler or an error brings replace the pipeline's rate-limit headers of the same name.
             out.extend(pair for pair in rate if pair[0].decode("latin-1") not in extra)
@@ -205,6 +219,13 @@ class Pipeline:
         return out
 
     # ---- stages ---------------------------------------------------------------------------------
+
+    def _known_bearer(self, headers: dict[str, str]) -> Principal | None:
+        """The common case without a coroutine: a bearer token the authenticator has just seen."""
+        authorization = headers.get("authorization")
+        if authorization is not None and authorization[:7].lower() == "bearer ":
+            return self.auth.known_bearer(authorization[7:].strip())
+        return None
 
     async def _authenticate(
         self, op: Operation, scope: dict, headers: dict[str, str], body: bytes
@@ -245,8 +266,7 @@ class Pipeline:
         if op.write and principal.kind == "oauth1" and not principal.can_write:
             raise errors.oauth1_permissions()
 
-    def _rate_limit(self, op: Operation, principal: Principal) -> RawHeaders:
-        now = self.services.clock.now()
+    def _rate_limit(self, op: Operation, principal: Principal, now: float) -> RawHeaders:
         limits = op.rate_limit
         if principal.kind == APP:
             limit, key = limits.app, (op.operation_id, principal.app_id)
@@ -396,51 +416,43 @@ class Pipeline:
         body: bytes,
         principal: Principal,
         path_params: dict[str, str],
+        now_ms: int,
     ) -> tuple[int, Any, str, Mapping[str, str]]:
         params, raw, selection = self._parse_params(op, scope.get("query_string", b""), path_params)
         value = _json_body(headers, body) if op.body and (body or not op.body_optional) else None
         client = scope.get("client")
         call = Call(
-            op,
-            principal,
-            params,
-            value,
-            selection,
-            self.services,
-            self.services.clock.now_ms(),
-            raw,
-            client[0] if client else None,
+            op, principal, params, value, selection, self.services, now_ms, raw, client[0] if client else None
         )
         result = await op.handler(call)
         if isinstance(result, Objects):
             assert op.returns is not None and selection is not None
-            return result.status or op.status, await self._render(op, call, result), errors.JSON, _NO_HEADERS
+            # Only OAuth 2.0 user tokens carry scopes; other credentials grant none to the renderer.
+            scopes = principal.scopes if principal.kind == "oauth2" else _NO_SCOPES
+            context = RenderContext(selection.vocab, principal.user_id, now_ms=now_ms, scopes=scopes)
+            rendered = await self.engine.render(
+                op.returns, result.records, selection, self.loader_factory(principal), context
+            )
+            return result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS
         if isinstance(result, Reply):
             return result.status, result.body, result.content_type, result.headers
         if isinstance(result, Stream):
             return 200, result, result.content_type, result.headers
         return op.status, result, errors.JSON, _NO_HEADERS
 
-    async def _render(self, op: Operation, call: Call, result: Objects) -> dict[str, Any]:
-        assert call.selection is not None and op.returns is not None
-        principal = call.principal
-        # Only OAuth 2.0 user tokens carry scopes; other credentials grant none to the renderer.
-        scopes = principal.scopes if principal.kind == "oauth2" else frozenset()
-        context = RenderContext(call.selection.vocab, principal.user_id, now_ms=call.now_ms, scopes=scopes)
-        rendered = await self.engine.render(
-            op.returns, result.records, call.selection, self.loader_factory(call.principal), context
-        )
-        body: dict[str, Any] = {}
-        if rendered.data:
-            body["data"] = rendered.data[0] if result.single else rendered.data
-        if rendered.includes:
-            body["includes"] = rendered.includes
-        problems = list(result.errors) + rendered.errors
-        if problems:
-            body["errors"] = problems
-        if result.meta is not None:
-            body["meta"] = result.meta
-        return body
+
+def _envelope(result: Objects, rendered: Rendered) -> dict[str, Any]:
+    """The response body: data (an object for single lookups), includes, partial errors, meta."""
+    body: dict[str, Any] = {}
+    if rendered.data:
+        body["data"] = rendered.data[0] if result.single else rendered.data
+    if rendered.includes:
+        body["includes"] = rendered.includes
+    if result.errors or rendered.errors:
+        body["errors"] = [*result.errors, *rendered.errors]
+    if result.meta is not None:
+        body["meta"] = result.meta
+    return body
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,6 +467,7 @@ _MEMO_QUERY_BYTES = 512
 _MEMO_ENTRIES = 4096
 _IMMUTABLE = (str, int, float, bool, frozenset, tuple, type(None))
 _NO_HEADERS: Mapping[str, str] = MappingProxyType({})
+_NO_SCOPES: frozenset[str] = frozenset()
 
 
 def _with_limits(op: Operation, override: Mapping[str, int | None] | None) -> Operation:

@@ -17,7 +17,7 @@ class _Node:
 class Router:
     def __init__(self) -> None:
         self._root = _Node()
-        self._static: dict[tuple[str, str], Any] = {}
+        self._static: dict[str, dict[str, Any]] = {}  # path without parameters -> method -> target
 
     def add(self, method: str, path: str, target: Any) -> None:
         node = self._root
@@ -36,12 +36,12 @@ class Router:
             raise ValueError(f"duplicate route {method} {path}")
         node.targets[method] = (target, tuple(names))
         if "{" not in path:
-            self._static[(method, path.rstrip("/"))] = target
+            self._static.setdefault(path.rstrip("/"), {})[method] = target
 
     def match(self, method: str, path: str) -> tuple[Any, dict[str, str]] | None:
-        static = self._static.get((method, path.rstrip("/") if len(path) > 1 else path))
-        if static is not None:
-            return static, {}
+        static = self._static.get(path.rstrip("/") if path[-1:] == "/" and len(path) > 1 else path)
+        if static is not None and method in static:
+            return static[method], {}
         segments = path.strip("/").split("/")
         values: list[str] = []
         node: _Node | None = self._root

@@ -45,6 +45,19 @@ def encoded(value: str) -> bytes:
     return hit
 
 
+_PAIRS: dict[tuple[bytes, str], tuple[bytes, bytes]] = {}
+
+
+def header(name: bytes, value: str) -> tuple[bytes, bytes]:
+    """One encoded header, memoised like `encoded` (for values that repeat: types, access levels)."""
+    hit = _PAIRS.get((name, value))
+    if hit is None:
+        hit = (name, value.encode("latin-1"))
+        if len(_PAIRS) < 4096:
+            _PAIRS[(name, value)] = hit
+    return hit
+
+
 def encode_headers(headers: Mapping[str, str]) -> RawHeaders:
     return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
 

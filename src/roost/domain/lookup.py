@@ -3,25 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from roost.core.errors import not_authorized_for_resource_item, resource_not_found_item
 from roost.services import Services
 from roost.storage.db import Row
 
+_NOBODY: frozenset[int] = frozenset()
+
 
 def visible_post(row: Row | None) -> bool:
     return row is not None and row["deleted_at"] is None
 
 
-async def hidden_authors(services: Services, viewer_id: int | None, author_ids: Iterable[int]) -> set[int]:
+async def hidden_authors(
+    services: Services, viewer_id: int | None, author_ids: Iterable[int]
+) -> AbstractSet[int]:
     """Authors whose posts the viewer may not see: protected accounts the viewer does not follow."""
-    protected = await services.users.protected_ids()
+    protected = services.users.known_protected_ids()
+    if protected is None:
+        protected = await services.users.protected_ids()
     if not protected:
-        return set()
+        return _NOBODY
     candidates = [a for a in set(author_ids) if a in protected and a != viewer_id]
     if not candidates:
-        return set()
+        return _NOBODY
     if viewer_id is None:
         return set(candidates)
     relations = await services.users.relations(viewer_id, candidates)
@@ -39,11 +46,10 @@ async def lookup_posts(
 
     `columns`: read only these (they must include what visibility needs: id, author_id, deleted_at)."""
     unique = list(dict.fromkeys(ids))
-    if len(unique) == 1:  # the single lookup: a primary-key probe, not an IN list
-        single = await services.posts.get(unique[0], columns)
-        fetched = [single] if single is not None else []
-    else:
-        fetched = await services.posts.get_many(unique, columns)
+    if len(unique) == 1:
+        row, problems = await lookup_post(services, viewer_id, unique[0], parameter, columns)
+        return ([] if row is None else [row]), problems
+    fetched = await services.posts.get_many(unique, columns)
     rows = {row["id"]: row for row in fetched if visible_post(row)}
     hidden = await hidden_authors(services, viewer_id, (row["author_id"] for row in rows.values()))
     found: list[Row] = []
@@ -59,6 +65,27 @@ async def lookup_posts(
     return found, problems
 
 
+async def lookup_post(
+    services: Services,
+    viewer_id: int | None,
+    post_id: int,
+    parameter: str,
+    columns: tuple[str, ...] | None = None,
+) -> tuple[Row | None, list[dict[str, Any]]]:
+    """One post by id (a primary-key probe), or the partial error that stands in for it."""
+    row = await services.posts.get(post_id, columns)
+    if row is None or row["deleted_at"] is not None:
+        return None, [resource_not_found_item("tweet", parameter, str(post_id))]
+    author = row["author_id"]
+    protected = services.users.known_protected_ids()
+    # Most authors are not protected: then the follow check (a coroutine, maybe a query) is skipped.
+    if (protected is None or (author in protected and author != viewer_id)) and await hidden_authors(
+        services, viewer_id, (author,)
+    ):
+        return None, [not_authorized_for_resource_item("tweet", parameter, str(post_id), "data")]
+    return row, []
+
+
 class StoreLoader:
     def __init__(self, services: Services, viewer_id: int | None = None) -> None:
         self._services = services
@@ -71,6 +98,11 @@ class StoreLoader:
             self._services, self._viewer_id, (r["author_id"] for r in rows.values())
         )
         return {key for key, row in rows.items() if row["author_id"] in hidden}
+
+    def known(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row] | None:
+        if kind == "user" and lookup == "id":
+            return self._services.users.known_by_ids(keys)
+        return None
 
     async def load(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row]:
         services = self._services

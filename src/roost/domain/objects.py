@@ -7,13 +7,14 @@ Rows come straight from storage; each renderer writes the selected fields in the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from roost.core import jsonio
 from roost.core.clock import iso_ms
-from roost.core.fields import POST_VOCAB, Expansion, ObjectKind, RenderContext, Row
+from roost.core.fields import POST_VOCAB, BoundRenderer, Expansion, ObjectKind, RenderContext, Row
 from roost.core.ids import snowflake_ms
-from roost.domain.user_objects import USER_ALIASES, USER_FIELDS, render_user
+from roost.domain.user_objects import USER_ALIASES, USER_FIELDS, compile_user, render_user
 
 EDIT_WINDOW_MS = 3_600_000
 
@@ -116,15 +117,22 @@ def _display_entities(row: Row) -> dict[str, Any] | None:
     return {key: items for key, items in visible.items() if items} or None
 
 
-def _post_metrics(row: Row, vocab: str) -> dict[str, int]:
+def _post_metrics(row: Row, ctx: RenderContext) -> dict[str, int]:
     return {
-        "repost_count" if vocab == POST_VOCAB else "retweet_count": row["retweet_count"],
+        "repost_count" if ctx.vocab == POST_VOCAB else "retweet_count": row["retweet_count"],
         "reply_count": row["reply_count"],
         "like_count": row["like_count"],
         "quote_count": row["quote_count"],
         "bookmark_count": row["bookmark_count"],
         "impression_count": row["impression_count"],
     }
+
+
+def _edit_history_ids(row: Row, ctx: RenderContext) -> list[str]:
+    history = row["edit_history"]
+    if history is None:  # never edited: the post alone
+        return [str(row["id"])]
+    return [str(post_id) for post_id in jsonio.loads(history)]
 
 
 def _optional_str(value: Any) -> str | None:
@@ -185,11 +193,11 @@ def _organic_metrics(row: Row, ctx: RenderContext) -> dict[str, int] | None:
 # Each selectable post field (canonical name) -> its value for a row, None to leave it out; the
 # fields roost stores nothing for are absent (never rendered). `id` and `text` are always written.
 _POST_FIELDS: dict[str, Callable[[Row, RenderContext], Any]] = {
-    "edit_history_tweet_ids": lambda row, ctx: [str(i) for i in edit_history(row)],
+    "edit_history_tweet_ids": _edit_history_ids,
     "author_id": lambda row, ctx: str(row["author_id"]),
     "created_at": lambda row, ctx: iso_ms(row["created_at"]),
     "conversation_id": lambda row, ctx: str(row["conversation_id"]),
-    "public_metrics": lambda row, ctx: _post_metrics(row, ctx.vocab),
+    "public_metrics": _post_metrics,
     "entities": lambda row, ctx: _display_entities(row),
     "in_reply_to_user_id": lambda row, ctx: _optional_str(row["in_reply_to_user_id"]),
     "referenced_tweets": lambda row, ctx: (
@@ -256,18 +264,28 @@ _POST_KEYS = {
 }
 
 
+def compile_post(names: tuple[str, ...], vocab: str) -> BoundRenderer:
+    """A post renderer for one field selection: which fields, under which names, decided once."""
+    keys = _POST_KEYS.get(vocab, {})
+    plan = tuple((keys.get(name, name), _POST_FIELDS[name]) for name in names if name in _POST_FIELDS)
+
+    def render(row: Row, ctx: RenderContext) -> dict[str, Any]:
+        text = row["display_text"]
+        out: dict[str, Any] = {"id": str(row["id"]), "text": row["text"] if text is None else text}
+        for key, value_of in plan:
+            value = value_of(row, ctx)
+            if value is not None:
+                out[key] = value
+        return out
+
+    return render
+
+
+_compiled_post = lru_cache(maxsize=256)(compile_post)
+
+
 def render_post(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
-    text = row["display_text"]
-    out: dict[str, Any] = {"id": str(row["id"]), "text": row["text"] if text is None else text}
-    keys = _POST_KEYS.get(ctx.vocab)
-    for name in names:
-        field = _POST_FIELDS.get(name)
-        if field is None:
-            continue
-        value = field(row, ctx)
-        if value is not None:
-            out[keys.get(name, name) if keys else name] = value
-    return out
+    return _compiled_post(tuple(names), ctx.vocab)(row, ctx)
 
 
 # ---- media, polls, places -------------------------------------------------------------------
@@ -360,6 +378,7 @@ KINDS = (
         POST_COLUMNS,
         POST_BASE_COLUMNS,
         restricted=True,
+        compile=compile_post,
     ),
     ObjectKind(
         "media",
@@ -405,6 +424,7 @@ KINDS = (
         render_user,
         lambda row: row["id"],
         frozenset({"most_recent_post_id", "pinned_post_id"}),
+        compile=compile_user,
     ),
 )
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from roost.core import jsonio
 from roost.core.clock import iso_ms
-from roost.core.fields import POST_VOCAB, RenderContext, Row
+from roost.core.fields import POST_VOCAB, BoundRenderer, RenderContext, Row
 
 
 def _json(value: str | None) -> Any:
@@ -122,13 +123,25 @@ _USER_KEYS = {
 }
 
 
+def compile_user(names: tuple[str, ...], vocab: str) -> BoundRenderer:
+    """A user renderer for one field selection (the default one renders only the three base fields)."""
+    keys = _USER_KEYS.get(vocab, {})
+    plan = tuple((keys.get(name, name), name) for name in names if name not in _BASE)
+
+    def render(row: Row, ctx: RenderContext) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": str(row["id"]), "name": row["name"], "username": row["username"]}
+        for key, name in plan:
+            value = _user_field(row, name, ctx)
+            if value is not None:
+                out[key] = value
+        return out
+
+    return render
+
+
+_BASE = frozenset({"id", "name", "username"})
+_compiled_user = lru_cache(maxsize=256)(compile_user)
+
+
 def render_user(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": str(row["id"]), "name": row["name"], "username": row["username"]}
-    keys = _USER_KEYS.get(ctx.vocab)
-    for name in names:
-        if name in ("id", "name", "username"):
-            continue
-        value = _user_field(row, name, ctx)
-        if value is not None:
-            out[keys.get(name, name) if keys else name] = value
-    return out
+    return _compiled_user(tuple(names), ctx.vocab)(row, ctx)

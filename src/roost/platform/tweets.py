@@ -6,9 +6,11 @@ from roost.core.errors import not_authorized_for_resource_item
 from roost.core.operations import ANY_AUTH, USER_AUTH, DailyCap, Operation, RateLimit
 from roost.core.params import CsvOf, EnumSet, Param, Snowflake
 from roost.core.pipeline import Call, Objects
-from roost.domain.lookup import hidden_authors, lookup_posts
+from roost.domain.lookup import hidden_authors, lookup_post, lookup_posts
 from roost.domain.posts import PostService
 from roost.platform.timelines import TIMELINE_PARAMS, timeline_page
+
+_NONE: tuple[()] = ()
 
 
 def _columns(call: Call) -> tuple[str, ...] | None:
@@ -23,8 +25,8 @@ async def get_tweets(call: Call) -> Objects:
 
 async def get_tweet(call: Call) -> Objects:
     viewer = call.principal.user_id
-    found, problems = await lookup_posts(call.services, viewer, [call.params["id"]], "id", _columns(call))
-    return Objects(found, single=True, errors=problems)
+    row, problems = await lookup_post(call.services, viewer, call.params["id"], "id", _columns(call))
+    return Objects(_NONE if row is None else (row,), single=True, errors=problems)
 
 
 async def create_tweet(call: Call) -> Objects:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -97,10 +97,12 @@ class PostStore:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def get(self, post_id: int, columns: tuple[str, ...] | None = None) -> Row | None:
-        """A post by id: the whole row, or only `columns` (the fields a request selected need)."""
+    def get(self, post_id: int, columns: tuple[str, ...] | None = None) -> Awaitable[Row | None]:
+        """A post by id: the whole row, or only `columns` (the fields a request selected need).
+
+        Returns the database's read to await, not a coroutine of its own: this is every post lookup's path."""
         statement = _by_id if columns is None else _columns_by_id(columns)
-        return await self._db.fetch_one(statement, {"id": post_id})
+        return self._db.fetch_one(statement, {"id": post_id})
 
     async def get_many(self, ids: Sequence[int], columns: tuple[str, ...] | None = None) -> list[Row]:
         if not ids:

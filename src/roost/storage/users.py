@@ -32,7 +32,7 @@ _connection = select(follows.c.follower_id, follows.c.followee_id).where(
 )
 _update_user = update(users).where(users.c.id == bindparam("target"))
 _protected_ids = select(users.c.id).where(users.c.protected == 1)
-_PROTECTED_TTL_S = 2.0
+_PROTECTED_TTL_S = 30.0
 _USER_CACHE_TTL_S = 300.0
 _USER_CACHE_ROWS = 50_000
 
@@ -84,16 +84,28 @@ class UserStore:
         self._db = db
         self._protected: frozenset[int] = frozenset()
         self._protected_until = 0.0
+        self._protected_generation = -1
         self._row_cache: dict[int, tuple[Row, float]] = {}
         self._cache_generation = -1
 
+    def known_protected_ids(self) -> frozenset[int] | None:
+        """The cached set of protected accounts while it is current, else None (call `protected_ids`)."""
+        current = self._db.current_generation()
+        if self._protected_generation == current and time.monotonic() < self._protected_until:
+            return self._protected
+        return None
+
     async def protected_ids(self) -> frozenset[int]:
-        """Ids of protected accounts; cached briefly because every post lookup consults it."""
-        now = time.monotonic()
-        if now >= self._protected_until:
-            rows = await self._db.fetch_all(_protected_ids)
-            self._protected = frozenset(row["id"] for row in rows)
-            self._protected_until = now + _PROTECTED_TTL_S
+        """Ids of protected accounts. Every post lookup consults them, so they are cached until the next
+        commit (this process's or, as the database reports it, another's), the time limit being a backstop."""
+        known = self.known_protected_ids()
+        if known is not None:
+            return known
+        generation = self._db.current_generation()
+        rows = await self._db.fetch_all(_protected_ids)
+        self._protected = frozenset(row["id"] for row in rows)
+        self._protected_generation = generation
+        self._protected_until = time.monotonic() + _PROTECTED_TTL_S
         return self._protected
 
     def forget_protected(self) -> None:
@@ -109,6 +121,25 @@ class UserStore:
         found = await self.by_ids(ids)
         return [found[user_id] for user_id in dict.fromkeys(ids) if user_id in found]
 
+    def _current_cache(self) -> dict[int, tuple[Row, float]]:
+        generation = self._db.current_generation()
+        if generation != self._cache_generation:
+            self._row_cache.clear()
+            self._cache_generation = generation
+        return self._row_cache
+
+    def known_by_ids(self, ids: Sequence[int]) -> dict[int, Row] | None:
+        """Users by id from the cache alone: None unless every one of them is cached and current."""
+        cache = self._current_cache()
+        now = time.monotonic()
+        out: dict[int, Row] = {}
+        for user_id in ids:
+            hit = cache.get(user_id)
+            if hit is None or hit[1] <= now:
+                return None
+            out[user_id] = hit[0]
+        return out
+
     async def by_ids(self, ids: Sequence[int]) -> dict[int, Row]:
         """Users by id. Rows are cached: expansions load the same authors over and over.
 
@@ -116,11 +147,8 @@ class UserStore:
         generation moves with this process's commits and with other processes' (PostgreSQL
         notifications, SQLite's data version). The time limit is a backstop.
         """
-        generation = self._db.generation
-        if generation != self._cache_generation:
-            self._row_cache.clear()
-            self._cache_generation = generation
-        cache = self._row_cache
+        cache = self._current_cache()
+        generation = self._cache_generation
         now = time.monotonic()
         out: dict[int, Row] = {}
         missing: list[int] = []
