@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,8 @@ from roost.core.router import Router
 from roost.core.wire import (
     RawHeaders,
     Stream,
+    TransactionIds,
+    elapsed_ms,
     encode_headers,
     has_body,
     header,
@@ -116,6 +117,7 @@ class Pipeline:
         settings = services.settings
         self.api_version = settings.api_version
         self._api_version = (b"api-version", settings.api_version.encode("latin-1"))
+        self._transaction_ids = TransactionIds()
         self.max_body = settings.max_body_bytes
         self.limiter: RateLimiter = services.rate_limiter
         self.auth: Authenticator = services.authenticator
@@ -189,17 +191,16 @@ class Pipeline:
         started: float,
     ) -> RawHeaders:
         """Response headers: content type and length (unless streaming), then the platform's own."""
-        # Correlation ids need uniqueness, not secrecy.
-        transaction = (b"x-transaction-id", b"%016x" % random.getrandbits(64))
+        transaction = (b"x-transaction-id", self._transaction_ids.take())
         if content_type is not None and body is not None and principal is not None and not extra:
             return [  # the common case as one list display
-                header(b"content-type", content_type),
+                _JSON_TYPE if content_type is errors.JSON else header(b"content-type", content_type),
                 (b"content-length", b"%d" % len(body)),
                 self._api_version,
                 transaction,
                 header(b"x-access-level", principal.access_level),
                 *rate,
-                (b"x-response-time", b"%d" % int((time.perf_counter() - started) * 1000)),
+                (b"x-response-time", elapsed_ms(started)),
             ]
         out: RawHeaders = []
         if content_type is not None and body is not None:
@@ -215,7 +216,7 @@ class Pipeline:
             out.extend(encode_headers(extra))
         else:
             out.extend(rate)
-        out.append((b"x-response-time", b"%d" % int((time.perf_counter() - started) * 1000)))
+        out.append((b"x-response-time", elapsed_ms(started)))
         return out
 
     # ---- stages ---------------------------------------------------------------------------------
@@ -319,11 +320,14 @@ class Pipeline:
         if parsed is None:
             return self._parse_all(op, query, path_params)
         params = dict(parsed.params)
-        problems: list[dict[str, Any]] = []
         for param in parsed.path_params:
-            self._parse_one(param, path_params.get(param.name), params, problems)
-        if problems:
-            raise errors.invalid_request(problems)
+            value = path_params.get(param.name)
+            if not value:
+                return self._parse_all(op, query, path_params)  # which reports the problem
+            try:
+                params[param.name] = param.kind.parse(param.name, value)
+            except ParamError:
+                return self._parse_all(op, query, path_params)
         return params, parsed.raw, parsed.selection
 
     def _parse_all(
@@ -468,6 +472,7 @@ _MEMO_ENTRIES = 4096
 _IMMUTABLE = (str, int, float, bool, frozenset, tuple, type(None))
 _NO_HEADERS: Mapping[str, str] = MappingProxyType({})
 _NO_SCOPES: frozenset[str] = frozenset()
+_JSON_TYPE = (b"content-type", errors.JSON.encode())
 
 
 def _with_limits(op: Operation, override: Mapping[str, int | None] | None) -> Operation:

@@ -6,7 +6,8 @@ several processes is a later step (docs/decisions.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -14,6 +15,9 @@ class Window:
     limit: int
     remaining: int
     reset_s: int
+    # The response headers last encoded for this window, with the `remaining` they show (the wire
+    # layer's; while the window does not move, as with limits off, they are reused as they are).
+    encoded: tuple[int, Any] | None = field(default=None, compare=False, repr=False)
 
 
 class RateLimiter:

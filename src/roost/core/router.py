@@ -39,19 +39,24 @@ class Router:
             self._static.setdefault(path.rstrip("/"), {})[method] = target
 
     def match(self, method: str, path: str) -> tuple[Any, dict[str, str]] | None:
-        static = self._static.get(path.rstrip("/") if path[-1:] == "/" and len(path) > 1 else path)
+        if path[-1:] == "/" and len(path) > 1:
+            path = path.rstrip("/")
+        static = self._static.get(path)
         if static is not None and method in static:
             return static[method], {}
-        segments = path.strip("/").split("/")
+        segments = path.split("/")  # "/2/tweets/1" -> ["", "2", "tweets", "1"]
+        del segments[0]
         values: list[str] = []
         node: _Node | None = self._root
         # The walk that prefers literal segments finds the route almost always; only a dead end
         # needs the backtracking search.
         for segment in segments:
-            assert node is not None
-            child = node.children.get(segment)
-            if child is None and segment:
-                child = node.param
+            child = node.children.get(segment)  # type: ignore[union-attr]
+            if child is None:
+                if not segment:
+                    node = None
+                    break
+                child = node.param  # type: ignore[union-attr]
                 values.append(segment)
             node = child
             if node is None:
@@ -65,7 +70,10 @@ class Router:
         hit = node.targets.get(method)
         if hit is None:
             return None
-        return hit[0], dict(zip(hit[1], values, strict=True))
+        names = hit[1]
+        if len(names) == 1:
+            return hit[0], {names[0]: values[0]}
+        return hit[0], dict(zip(names, values, strict=True))
 
     def _search(self, node: _Node, segments: list[str], index: int, values: list[str]) -> _Node | None:
         """The matching leaf; `values` receives the parameter segments, last one first."""
