@@ -73,7 +73,7 @@ class RoostApp:
             services,
             operations,
             engine,
-            lambda principal: StoreLoader(services, principal.user_id),
+            lambda viewer_id: StoreLoader(services, viewer_id),
             control,
             fallback_prefixes=("/_roost", "/2/openapi.json", *OAUTH_PREFIXES),
         )

@@ -95,13 +95,13 @@ class Pipeline:
         services: Services,
         operations: Sequence[Operation],
         engine: FieldsEngine,
-        loader_factory: Callable[[Principal], Loader],
+        loader_for: Callable[[int | None], Loader],  # the loader for a viewer (user id; None: app-only)
         fallback: ASGIApp | None = None,
         fallback_prefixes: tuple[str, ...] = ("/_roost",),
     ) -> None:
         self.services = services
         self.engine = engine
-        self.loader_factory = loader_factory
+        self.loader_for = loader_for
         self.fallback = fallback
         self.fallback_prefixes = fallback_prefixes
         self.router = Router()
@@ -118,6 +118,7 @@ class Pipeline:
         self.api_version = settings.api_version
         self._api_version = (b"api-version", settings.api_version.encode("latin-1"))
         self._transaction_ids = TransactionIds()
+        self._loaders: dict[int | None, Loader] = {}
         self.max_body = settings.max_body_bytes
         self.limiter: RateLimiter = services.rate_limiter
         self.auth: Authenticator = services.authenticator
@@ -221,10 +222,21 @@ class Pipeline:
 
     # ---- stages ---------------------------------------------------------------------------------
 
+    def _loader(self, principal: Principal) -> Loader:
+        """The viewer's loader: it depends on the viewer alone, so one serves all their requests."""
+        loader = self._loaders.get(principal.user_id)
+        if loader is None:
+            if len(self._loaders) >= 10_000:
+                self._loaders.clear()
+            loader = self._loaders[principal.user_id] = self.loader_for(principal.user_id)
+        return loader
+
     def _known_bearer(self, headers: dict[str, str]) -> Principal | None:
         """The common case without a coroutine: a bearer token the authenticator has just seen."""
         authorization = headers.get("authorization")
-        if authorization is not None and authorization[:7].lower() == "bearer ":
+        if authorization is None:
+            return None
+        if authorization.startswith("Bearer ") or authorization[:7].lower() == "bearer ":
             return self.auth.known_bearer(authorization[7:].strip())
         return None
 
@@ -433,9 +445,9 @@ class Pipeline:
             assert op.returns is not None and selection is not None
             # Only OAuth 2.0 user tokens carry scopes; other credentials grant none to the renderer.
             scopes = principal.scopes if principal.kind == "oauth2" else _NO_SCOPES
-            context = RenderContext(selection.vocab, principal.user_id, now_ms=now_ms, scopes=scopes)
+            context = RenderContext(selection.vocab, principal.user_id, _NO_RELATIONS, now_ms, scopes)
             rendered = await self.engine.render(
-                op.returns, result.records, selection, self.loader_factory(principal), context
+                op.returns, result.records, selection, self._loader(principal), context
             )
             return result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS
         if isinstance(result, Reply):
@@ -472,6 +484,7 @@ _MEMO_ENTRIES = 4096
 _IMMUTABLE = (str, int, float, bool, frozenset, tuple, type(None))
 _NO_HEADERS: Mapping[str, str] = MappingProxyType({})
 _NO_SCOPES: frozenset[str] = frozenset()
+_NO_RELATIONS: frozenset[tuple[int, int]] = frozenset()
 _JSON_TYPE = (b"content-type", errors.JSON.encode())
 
 

@@ -130,7 +130,9 @@ class UserStore:
 
     def known_by_ids(self, ids: Sequence[int]) -> dict[int, Row] | None:
         """Users by id from the cache alone: None unless every one of them is cached and current."""
-        cache = self._current_cache()
+        if self._db.current_generation() != self._cache_generation:
+            return None  # `by_ids` starts the cache afresh
+        cache = self._row_cache
         now = time.monotonic()
         out: dict[int, Row] = {}
         for user_id in ids:
