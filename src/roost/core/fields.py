@@ -104,8 +104,8 @@ class Selection:
     columns: tuple[str, ...] | None = None
     via_referenced: bool = field(init=False)  # some expansion reads the posts the primary ones reference
     connection_status: bool = field(init=False)  # user objects show the viewer's relation to them
-    # (kind, vocabulary) -> renderer bound to this selection's fields; filled by the engine on first use.
-    renderers: dict[tuple[str, str], BoundRenderer] = field(default_factory=dict, compare=False, repr=False)
+    # Kind -> renderer bound to this selection's fields and vocabulary; filled by the engine on first use.
+    renderers: dict[str, BoundRenderer] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "via_referenced", any(e.via_referenced for e in self.expansions))
@@ -115,7 +115,7 @@ class Selection:
         return self.fields[kind]
 
 
-@dataclass
+@dataclass(slots=True)
 class Rendered:
     data: Any
     includes: dict[str, list[dict[str, Any]]]
@@ -229,9 +229,9 @@ class FieldsEngine:
             fields[name] = tuple(dict.fromkeys(ordered))
         # Declaration order, so rendering can walk the selection alone.
         declared = self.expansions.get(primary, ())
-        ordered = tuple(expansion for expansion in declared if expansion in expansions)
-        columns = self._columns(self.kinds[primary], fields[primary], ordered)
-        return Selection(vocab, fields, ordered, columns), problems
+        in_order = tuple(expansion for expansion in declared if expansion in expansions)
+        columns = self._columns(self.kinds[primary], fields[primary], in_order)
+        return Selection(vocab, fields, in_order, columns), problems
 
     @staticmethod
     def _columns(
@@ -288,9 +288,8 @@ class FieldsEngine:
                     if missing:
                         found.update(await loader.load(target, lookup, missing))
                 else:
-                    found = loader.known(target, lookup, keys)
-                    if found is None:
-                        found = await loader.load(target, lookup, keys)
+                    cached = loader.known(target, lookup, keys)
+                    found = cached if cached is not None else await loader.load(target, lookup, keys)
                 denied = await loader.denied(target, found) if kind.restricted and found else _NONE
                 _collect(kind, by_name, wanted, found, denied, includes.setdefault(target, {}), errors)
         if context.viewer_id is not None and selection.connection_status:
@@ -317,12 +316,16 @@ class FieldsEngine:
 
     @staticmethod
     def renderer(kind: ObjectKind, selection: Selection, vocab: str) -> BoundRenderer:
-        """The kind's renderer bound to the selection's fields for `kind`, made once per selection."""
-        bound = selection.renderers.get((kind.name, vocab))
-        if bound is None:
-            names = selection.fields[kind.name]
-            bound = kind.compile(names, vocab) if kind.compile is not None else _bind(kind.render, names)
-            selection.renderers[(kind.name, vocab)] = bound
+        """The kind's renderer bound to the selection's fields for `kind`, made once per selection (for
+        the selection's own vocabulary, the one every request renders in)."""
+        if vocab == selection.vocab:
+            bound = selection.renderers.get(kind.name)
+            if bound is not None:
+                return bound
+        names = selection.fields[kind.name]
+        bound = kind.compile(names, vocab) if kind.compile is not None else _bind(kind.render, names)
+        if vocab == selection.vocab:
+            selection.renderers[kind.name] = bound
         return bound
 
     async def _load_referenced(self, primary: str, records: Sequence[Row], loader: Loader) -> dict[Any, Row]:
@@ -390,7 +393,9 @@ def _collect(
         key = ref.lower() if by_name else ref
         row = found.get(key)
         if row is not None and key not in denied:
-            bucket.setdefault(key_of(row), row)
+            # Loaders key what they find by id or media key, which is the kind's identity already;
+            # only objects found by username need theirs looked up.
+            bucket.setdefault(key_of(row) if by_name else key, row)
             continue
         parameter = expansion.parameter or expansion.name
         if reported is None:

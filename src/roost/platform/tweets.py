@@ -25,8 +25,9 @@ async def get_tweets(call: Call) -> Objects:
 
 async def get_tweet(call: Call) -> Objects:
     viewer = call.principal.user_id
-    row, problems = await lookup_post(call.services, viewer, call.params["id"], "id", _columns(call))
-    return Objects(_NONE if row is None else (row,), single=True, errors=problems)
+    columns = call.selection.columns if call.selection is not None else None
+    row, problems = await lookup_post(call.services, viewer, call.params["id"], "id", columns)
+    return Objects(_NONE if row is None else (row,), True, None, problems)  # single
 
 
 async def create_tweet(call: Call) -> Objects:

@@ -63,13 +63,13 @@ class StatementCache:
     def __init__(self, dialect: Dialect) -> None:
         self._dialect = dialect
         self._cache: dict[int, tuple[ClauseElement, CompiledSQL]] = {}
-        self._columns: dict[str, tuple[str, ...]] = {}
+        self.names: dict[str, tuple[str, ...]] = {}  # SQL -> result column names, once known
 
     def columns(self, sql: str, cursor: sqlite3.Cursor) -> tuple[str, ...]:
         """Result column names of a statement, read from the first cursor that ran it."""
-        names = self._columns.get(sql)
+        names = self.names.get(sql)
         if names is None:
-            names = self._columns[sql] = tuple(d[0] for d in cursor.description)
+            names = self.names[sql] = tuple(d[0] for d in cursor.description)
         return names
 
     def get(self, statement: ClauseElement) -> CompiledSQL:
@@ -109,8 +109,9 @@ class _SQLiteExecutor:
         row = cursor.fetchone()
         if row is None:
             return None
+        names = self._statements.names.get(compiled.sql) or self._statements.columns(compiled.sql, cursor)
         # The names come from the statement's own result description, so lengths always agree.
-        return dict(zip(self._statements.columns(compiled.sql, cursor), row, strict=False))
+        return dict(zip(names, row, strict=False))
 
     def all(self, statement: ClauseElement, params: Params | None) -> list[Row]:
         compiled = self._statements.get(statement)
@@ -290,7 +291,9 @@ class SQLiteDatabase(Database):
         self._announce()
 
     async def fetch_one(self, statement: ClauseElement, params: Params | None = None) -> Row | None:
-        return self._reading().one(statement, params)
+        if not self._snapshot_open and self._snapshots:  # `_reading()`, inlined on the hottest read
+            self._open_snapshot()
+        return self._read.one(statement, params)
 
     async def fetch_all(self, statement: ClauseElement, params: Params | None = None) -> list[Row]:
         return self._reading().all(statement, params)
