@@ -131,6 +131,12 @@ def test_trailing_slash_matches_the_same_route(router: Router, path: str, target
     assert router.match("GET", path) == (target, params)
 
 
+def test_surrounding_slashes_do_not_count(router: Router) -> None:
+    assert router.match("GET", "//2/users/me//") == ("me", {})
+    assert router.match("GET", "///2/tweets/20") == ("tweet", {"id": "20"})
+    assert router.match("GET", "/") is None
+
+
 def test_route_declared_with_a_trailing_slash() -> None:
     router = Router()
     router.add("GET", "/2/usage/tweets/", "usage")

@@ -41,6 +41,8 @@ class Router:
     def match(self, method: str, path: str) -> tuple[Any, dict[str, str]] | None:
         if path[-1:] == "/" and len(path) > 1:
             path = path.rstrip("/")
+        if path[:2] == "//":
+            path = "/" + path.lstrip("/")  # surrounding slashes never count
         static = self._static.get(path)
         if static is not None and method in static:
             return static[method], {}
