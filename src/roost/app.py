@@ -109,8 +109,12 @@ class RoostApp:
             await send({"type": "http.response.body", "body": b'{"status":"starting"}'})
             return
         # The v2 surface (/2/...) skips the ads check: its paths never start like the ads ones.
-        path: str = scope.get("path", "")
-        if self.ads is not None and path[:3] != "/2/" and scope["type"] == "http" and is_ads_path(path):
+        if (
+            self.ads is not None
+            and scope["type"] == "http"
+            and scope["path"][:3] != "/2/"
+            and is_ads_path(scope["path"])
+        ):
             await self.ads(scope, receive, send)
             return
         await self.pipeline(scope, receive, send)

@@ -300,7 +300,9 @@ class FieldsEngine:
 
         # Plain loops: a comprehension costs a function call of its own on Python 3.11, and most
         # responses hold one object or a few.
-        render = self.renderer(self.kinds[primary], selection, context.vocab)
+        vocab = context.vocab
+        bound = selection.renderers if vocab == selection.vocab else {}
+        render = bound.get(primary) or self.renderer(self.kinds[primary], selection, vocab)
         data: list[dict[str, Any]] = []
         for row in records:
             data.append(render(row, context))
@@ -308,8 +310,8 @@ class FieldsEngine:
         for target, rows in includes.items():
             if rows:
                 kind = self.kinds[target]
-                render = self.renderer(kind, selection, context.vocab)
-                objects = rendered_includes[kind.include_keys[context.vocab]] = []
+                render = bound.get(target) or self.renderer(kind, selection, vocab)
+                objects = rendered_includes[kind.include_keys[vocab]] = []
                 for row in rows.values():
                     objects.append(render(row, context))
         return Rendered(data, rendered_includes, errors)
