@@ -4,7 +4,7 @@
         --connections 32 --duration 10 --warmup 2
 
 Same requests as bench/load.lua. Each connection sends one request, reads the whole response
-(Content-Length framed, as uvicorn answers here), checks its status, then sends the next. Responses
+(Content-Length framed, as both servers answer here), checks its status, then sends the next. Responses
 completed during the warm-up are not counted. Prints one line `LOADGEN_RESULT {json}` with the same
 keys as the wrk script. Only loopback targets are accepted.
 """

@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/profile_hot.py --db sqlite:////tmp/copy-of-bench.db [--requests 20000]
 
-Starts `RoostApp` (lifespan start-up as uvicorn would run it) on a benchmark database, then for the
+Starts `RoostApp` (lifespan start-up as the server would run it) on a benchmark database, then for the
 single lookup (`GET /2/tweets/:id?expansions=author_id&tweet.fields=created_at,public_metrics`) and
 the 100-id lookup (`GET /2/tweets?ids=...`), with the demo app's bearer token and random visible ids:
-1. times N calls without a profiler (µs per request of roost's own code: the ASGI app, not uvicorn),
+1. times N calls without a profiler (µs per request of roost's own code: the ASGI app, not the server),
 2. profiles N calls with cProfile: own time (tottime) per function and the cumulative time of the
    pipeline's stages, both in µs per request (cProfile inflates small calls: compare shares),
 3. times a few building blocks on the same inputs (timeit), to price individual fixes.
@@ -194,7 +194,7 @@ async def main_async(args: argparse.Namespace) -> str:
         out.append("")
 
     header = [
-        "Unprofiled time in roost's ASGI app (no sockets, no uvicorn), µs per request:",
+        "Unprofiled time in roost's ASGI app (no sockets, no HTTP server), µs per request:",
         "",
         "| request | µs/request | requests/s of one core |",
         "|---|---:|---:|",

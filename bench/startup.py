@@ -84,7 +84,7 @@ def main() -> None:
         "",
         "| | seconds to first answered request | ratio to bare |",
         "|---|---:|---:|",
-        f"| bare ASGI app (uvicorn, same settings) | {base:.2f} | 1.0 |",
+        f"| bare ASGI app (same server and settings) | {base:.2f} | 1.0 |",
         f"| `roost serve`, new database: migrate + seed the demo dataset | {cold:.2f} | {cold / base:.1f} |",
         f"| `roost serve`, existing database | {warm:.2f} | {warm / base:.1f} |",
         "",

@@ -26,7 +26,9 @@ from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import StoreLoader
 from roost.domain.objects import EXPANSIONS, KINDS
+from roost.events.connections import SHUTDOWN, registry
 from roost.events.dispatch import Dispatcher
+from roost.events.tail import end_all
 from roost.oauth import PREFIXES as OAUTH_PREFIXES
 from roost.oauth import oauth_routes
 from roost.platform.registry import all_operations
@@ -85,6 +87,15 @@ class RoostApp:
         state.workers.append(self.dispatcher)
         if self.on_ready is not None:
             await self.on_ready(state)
+
+    def end_streams(self) -> None:
+        """End the open streams (called when the server is asked to stop, before it drains): each
+        sends its last chunk and closes, so connections drain instead of being cut."""
+        if self.state is not None:
+            connections = registry(self.state.services)
+            for entry in list(connections.active.values()):
+                connections.kill(entry, SHUTDOWN)
+        end_all()
 
     async def shutdown(self) -> None:
         if self.state is not None:

@@ -12,8 +12,7 @@ from typing import Any
 import click
 
 from roost.config import Settings
-
-KEEP_ALIVE_S = 75  # seconds an idle client connection stays open
+from roost.serving import SERVERS, Server, ServerName
 
 
 @click.group()
@@ -59,6 +58,14 @@ def main() -> None:
     "--option strict_webhook_urls=1 (see docs/webhooks.md).",
 )
 @click.option("--log-level", default="warning", show_default=True)
+@click.option(
+    "--server",
+    "choice",
+    type=click.Choice(SERVERS),
+    default="granian",
+    show_default=True,
+    help="The HTTP server: granian (Rust, the faster) or uvicorn.",
+)
 def serve(
     host: str,
     port: int,
@@ -71,10 +78,9 @@ def serve(
     options: tuple[str, ...],
     strict_webhook_urls: bool,
     log_level: str,
+    choice: ServerName,
 ) -> None:
     """Start the server (SQLite and the demo dataset by default)."""
-    import uvicorn
-
     from roost.app import RoostApp
     from roost.control.state import ServerState
 
@@ -90,7 +96,16 @@ def serve(
         extra=_key_values(options) | ({"strict_webhook_urls": "1"} if strict_webhook_urls else {}),
     )
 
+    announcing: list[asyncio.Task[None]] = []
+
+    async def ready(state: ServerState) -> None:
+        # Called at the end of the app's start-up, before the server listens: announce once it does,
+        # so whoever waits for this output can connect at once.
+        announcing.append(asyncio.ensure_future(announce(state)))
+
     async def announce(state: ServerState) -> None:
+        while not server.listening.is_set():
+            await asyncio.sleep(0.01)
         click.echo(f"roost is ready at {settings.base_url}  (database: {_redact(settings.db_url)})")
         click.echo(f"  platform API v2 : {settings.base_url}/2/...   OAuth: {settings.base_url}/oauth/...")
         click.echo(
@@ -105,21 +120,9 @@ def serve(
                 click.echo(f"    {key:<20} {value}")
         sys.stdout.flush()
 
-    app = RoostApp(settings, on_ready=announce)
-    # Open activity streams never end by themselves: give them a few seconds at shutdown, then close.
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        lifespan="on",
-        access_log=False,
-        timeout_graceful_shutdown=3,
-        # Clients keep connections in pools for a while; a short server keep-alive races with their
-        # reuse and turns into "server disconnected" errors on POSTs they will not retry.
-        timeout_keep_alive=KEEP_ALIVE_S,
-    )
-    uvicorn.Server(config).run()
+    app = RoostApp(settings, on_ready=ready)
+    server = Server(app, host, port, server=choice, log_level=log_level, on_stop=app.end_streams)
+    server.run()
 
 
 @main.command()

@@ -12,11 +12,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import uvicorn
-
 from roost.app import RoostApp
-from roost.cli import KEEP_ALIVE_S
 from roost.config import Settings
+from roost.serving import Server
 
 PG_ENV = "ROOST_TEST_DATABASE_URL"
 
@@ -46,20 +44,12 @@ def fresh_database_url(tag: str) -> str:
 class LiveServer:
     def __init__(self, **overrides: Any) -> None:
         tag = overrides.pop("tag", "test")
+        server = overrides.pop("server", "granian")  # as `roost serve --server`
         port = free_port()
         db_url = overrides.pop("db_url", None) or fresh_database_url(tag)
         self.settings = Settings(port=port, db_url=db_url, **overrides)
         self.app = RoostApp(self.settings)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="on",
-            access_log=False,
-            timeout_keep_alive=KEEP_ALIVE_S,
-        )
-        self.server = uvicorn.Server(config)
+        self.server = Server(self.app, "127.0.0.1", port, server=server, on_stop=self.app.end_streams)
         self.thread = threading.Thread(target=self._run, name=f"roost-{tag}", daemon=True)
         self.base_url = f"http://127.0.0.1:{port}"
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -71,10 +61,14 @@ class LiveServer:
         self.loop = asyncio.get_running_loop()
         await self.server.serve()
 
+    @property
+    def started(self) -> bool:
+        return self.server.listening.is_set()
+
     def start(self) -> LiveServer:
         self.thread.start()
         deadline = time.monotonic() + 60
-        while not self.server.started:
+        while not self.started:
             if not self.thread.is_alive():
                 raise RuntimeError("roost server failed to start")
             if time.monotonic() > deadline:
@@ -83,7 +77,8 @@ class LiveServer:
         return self
 
     def stop(self) -> None:
-        self.server.should_exit = True
+        if self.loop is not None and self.thread.is_alive():
+            self.loop.call_soon_threadsafe(self.server.stop)
         self.thread.join(timeout=15)
 
     def run(self, coroutine: Any) -> Any:

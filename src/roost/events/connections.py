@@ -40,6 +40,7 @@ CLIENT = "client_disconnect"
 END_TIME = "end_time_reached"
 USAGE_CAP = "usage_cap_exceeded"
 OVER_LIMIT = "too_many_connections"  # refused at connect: another process held the app's last slot
+SHUTDOWN = "server_shutdown"  # the server was stopped
 FORCE_DISCONNECT = "ForceDisconnect"  # the in-band disconnect_type sent to a deleted connection
 TERMINATE_EVENT = "stream.connections.delete"  # payload {"uuids": [...]}
 HEARTBEAT_MAX_S = 10.0

@@ -5,6 +5,7 @@ processes' writes) and says when a keep-alive is due."""
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import AsyncIterator
 
 from roost.services import Services
@@ -45,6 +46,19 @@ class Slots:
         return self._open.get((id(services), app_id), 0)
 
 
+# Every tail of this process, so a server that is stopping can end its streams (they never end by
+# themselves) instead of waiting for them or cutting them mid-line.
+_live: weakref.WeakSet[Tail] = weakref.WeakSet()
+
+
+def end_all() -> int:
+    """End every stream of this process at its next step; returns how many were open."""
+    tails = list(_live)
+    for tail in tails:
+        tail.interrupt()
+    return len(tails)
+
+
 class Tail:
     """Batches of events after `position`. An empty batch means a keep-alive is due: nothing was
     written (`wrote()`) for `keepalive_s`. Ends after `end_ms` (by event time and by the clock)."""
@@ -60,6 +74,7 @@ class Tail:
         self._last_write = self._loop.time()
         self._stopped = False
         self._wake: asyncio.Event | None = None
+        _live.add(self)
 
     def wrote(self) -> None:
         self._last_write = self._loop.time()
