@@ -7,8 +7,8 @@
    source of the schema, migrations, demo seed and bulk loader): schema by `roost.storage.migrate.upgrade`,
    the demo seed by starting `roost serve` once on it, then `roost.data.bulk.load_bulk` (10k users,
    100k posts). Each run serves a fresh copy in a temp directory.
-2. Servers: bench/serve.py, through roost.serving as `roost serve` runs (granian embedded by default,
-   or `--server uvicorn`: uvloop + httptools), one process each, log level warning, no access log:
+2. Servers: bench/serve.py, through roost.serving as `roost serve` runs them: uvicorn + uvloop +
+   httptools, one worker, log level warning, no access log:
    roost (`--no-rate-limits` settings) and a bare ASGI app answering a small fixed JSON body.
 3. Load: wrk (Debian's package, installed with apt-get when missing and running as root) with
    bench/load.lua, or bench/loadgen.py (asyncio) when wrk cannot be had; 32 keep-alive connections,
@@ -49,10 +49,6 @@ CACHE = BENCH / ".cache"
 SRC = ROOT / "src" / "roost"
 PYTHON = sys.executable
 HOST = "127.0.0.1"
-SERVER_LABELS = {
-    "granian": "granian embedded (Rust HTTP/1.1, ASGI on an asyncio loop), as `roost serve` by default",
-    "uvicorn": "uvicorn, uvloop loop, httptools parser (`roost serve --server uvicorn`)",
-}
 SINGLE_QUERY = "?expansions=author_id&tweet.fields=created_at,public_metrics"
 # Inputs whose change makes a cached database stale.
 DATA_SOURCES = (
@@ -501,8 +497,7 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "memory_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
         "versions": {
-            name: metadata.version(name)
-            for name in ("granian", "uvicorn", "uvloop", "httptools", "starlette", "orjson")
+            name: metadata.version(name) for name in ("uvicorn", "uvloop", "httptools", "starlette", "orjson")
         },
         "sqlite": sqlite3.sqlite_version,
     }
@@ -534,8 +529,8 @@ def write_report(path: Path, report: dict[str, Any]) -> None:
         f"| software | Python {m['python']}, "
         + ", ".join(f"{k} {v}" for k, v in m["versions"].items())
         + f", SQLite {m['sqlite']} |",
-        f"| server | one process: {SERVER_LABELS[report['server']]}, log level warning, no access log; "
-        "roost with `--no-rate-limits` settings on SQLite (bench/serve.py) |",
+        "| server | one process: uvicorn, uvloop loop, httptools parser, 1 worker, log level warning, "
+        "no access log; roost with `--no-rate-limits` settings on SQLite (bench/serve.py) |",
         f"| baseline | bare ASGI app (200, {report['bare_body_bytes']}-byte JSON body), the same server and "
         "settings, its own process (idle while roost is measured, and the reverse) |",
         f"| generator | {report['generator_label']} |",
@@ -662,9 +657,6 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached database")
     parser.add_argument("--no-profile", action="store_true", help="skip the in-process profile")
     parser.add_argument("--output", type=Path, default=BENCH / "RESULTS.md")
-    parser.add_argument(
-        "--server", choices=tuple(SERVER_LABELS), default="granian", help="HTTP server (roost serve --server)"
-    )
     args = parser.parse_args()
     if not 1 <= args.duration <= 120 or not 0 <= args.warmup <= 30 or not 1 <= args.connections <= 1024:
         parser.error("duration 1-120 s, warm-up 0-30 s, connections 1-1024")
@@ -707,20 +699,10 @@ def main() -> None:
         # (the one not under load is idle). Rounds interleave the three scenarios so that a burst of
         # other work on this shared machine does not land on one scenario only.
         bare_port, roost_port = free_port(), free_port()
-        chosen = ["--server", args.server]
-        bare_command = [PYTHON, str(BENCH / "serve.py"), "bare", "--port", str(bare_port), *chosen]
+        bare_command = [PYTHON, str(BENCH / "serve.py"), "bare", "--port", str(bare_port)]
         bare = spawn(bare_command, server_cpu, log)
         url = f"sqlite:///{served}"
-        roost_command = [
-            PYTHON,
-            str(BENCH / "serve.py"),
-            "roost",
-            "--db",
-            url,
-            "--port",
-            str(roost_port),
-            *chosen,
-        ]
+        roost_command = [PYTHON, str(BENCH / "serve.py"), "roost", "--db", url, "--port", str(roost_port)]
         roost = spawn(roost_command, server_cpu, log)
         rss: dict[str, int] = {}
         rounds: dict[str, list[LoadResult]] = {"bare": [], "single": [], "batch": []}
@@ -780,7 +762,6 @@ def main() -> None:
             "generator": generator,
             "generator_label": label,
             "pinning": pinning,
-            "server": args.server,
             "connections": args.connections,
             "duration": args.duration,
             "warmup": args.warmup,

@@ -1,12 +1,12 @@
 """Serve roost, or a bare ASGI app, on exactly the same server (the benchmark's server process).
 
-    python bench/serve.py roost --db sqlite:////path/roost.db --port 8101 [--server granian|uvicorn]
-    python bench/serve.py bare --port 8102 [--server granian|uvicorn]
+    python bench/serve.py roost --db sqlite:////path/roost.db --port 8101
+    python bench/serve.py bare --port 8102
 
-Both run through `roost.serving.Server`, as `roost serve` does: granian by default (embedded, this
-process) or uvicorn (uvloop, httptools); log level warning, no access log, 127.0.0.1 only. roost runs
-as `roost serve --no-rate-limits` does (demo on, so an empty database would be seeded, but the
-benchmark's database already holds the demo).
+Both run through `roost.serving.Server`, as `roost serve` does: uvicorn, uvloop event loop, httptools
+parser, one worker (this process), lifespan on, log level warning, no access log, 127.0.0.1 only.
+roost runs as `roost serve --no-rate-limits` does (demo on, so an empty database would be seeded, but
+the benchmark's database already holds the demo).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from roost.serving import SERVERS, Server
+from roost.serving import Server
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -57,15 +57,12 @@ def main() -> None:
     parser.add_argument("app", choices=("roost", "bare"))
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", default="", help="roost's database URL")
-    parser.add_argument(
-        "--server", choices=SERVERS, default="granian", help="the HTTP server (as roost serve)"
-    )
     args = parser.parse_args()
     if args.app == "roost" and not args.db:
         parser.error("roost needs --db")
     app = build_app(args.app, args.db, args.port)
     on_stop = getattr(app, "end_streams", None)
-    Server(app, "127.0.0.1", args.port, server=args.server, log_level="warning", on_stop=on_stop).run()
+    Server(app, "127.0.0.1", args.port, log_level="warning", on_stop=on_stop).run()
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from roost.config import Settings
-from roost.serving import SERVERS, Server, ServerName
+from roost.serving import Server
 
 
 @click.group()
@@ -58,14 +58,6 @@ def main() -> None:
     "--option strict_webhook_urls=1 (see docs/webhooks.md).",
 )
 @click.option("--log-level", default="warning", show_default=True)
-@click.option(
-    "--server",
-    "choice",
-    type=click.Choice(SERVERS),
-    default="granian",
-    show_default=True,
-    help="The HTTP server: granian (Rust, the faster) or uvicorn.",
-)
 def serve(
     host: str,
     port: int,
@@ -78,7 +70,6 @@ def serve(
     options: tuple[str, ...],
     strict_webhook_urls: bool,
     log_level: str,
-    choice: ServerName,
 ) -> None:
     """Start the server (SQLite and the demo dataset by default)."""
     from roost.app import RoostApp
@@ -121,7 +112,7 @@ def serve(
         sys.stdout.flush()
 
     app = RoostApp(settings, on_ready=ready)
-    server = Server(app, host, port, server=choice, log_level=log_level, on_stop=app.end_streams)
+    server = Server(app, host, port, log_level=log_level, on_stop=app.end_streams)
     server.run()
 
 

@@ -16,10 +16,9 @@ from roost.storage.db import sqlite_path
 pytestmark = pytest.mark.sqlite_only  # reads the history from the SQLite file after the server stopped
 
 
-@pytest.mark.parametrize("server", ["granian", "uvicorn"])
-def test_open_streams_end_and_the_server_exits(server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_open_streams_end_and_the_server_exits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(PG_ENV, raising=False)
-    live = LiveServer(tag=f"shutdown_{server}", server=server).start()
+    live = LiveServer(tag="shutdown").start()
     credentials = httpx.get(live.base_url + "/_roost/credentials", timeout=10).json()
     ended: list[float] = []
     received: list[bytes] = []
@@ -42,7 +41,7 @@ def test_open_streams_end_and_the_server_exits(server: str, monkeypatch: pytest.
     asked = time.monotonic()
     live.stop()
     holder.join(10)
-    assert ended and ended[0] - asked < 2.5  # not the 20 s keep-alive, nor a server's grace period
+    assert ended and ended[0] - asked < 2.5  # not the 20 s keep-alive, nor the server's grace period
     assert not live.thread.is_alive()
     with sqlite3.connect(sqlite_path(live.settings.db_url)) as conn:
         reasons = [row[0] for row in conn.execute("SELECT disconnect_reason FROM stream_connections")]

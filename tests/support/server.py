@@ -44,12 +44,11 @@ def fresh_database_url(tag: str) -> str:
 class LiveServer:
     def __init__(self, **overrides: Any) -> None:
         tag = overrides.pop("tag", "test")
-        server = overrides.pop("server", "granian")  # as `roost serve --server`
         port = free_port()
         db_url = overrides.pop("db_url", None) or fresh_database_url(tag)
         self.settings = Settings(port=port, db_url=db_url, **overrides)
         self.app = RoostApp(self.settings)
-        self.server = Server(self.app, "127.0.0.1", port, server=server, on_stop=self.app.end_streams)
+        self.server = Server(self.app, "127.0.0.1", port, on_stop=self.app.end_streams)
         self.thread = threading.Thread(target=self._run, name=f"roost-{tag}", daemon=True)
         self.base_url = f"http://127.0.0.1:{port}"
         self.loop: asyncio.AbstractEventLoop | None = None

@@ -209,8 +209,8 @@ async def send_stream(
     iterator = stream.chunks.__aiter__()
     try:
         await send({"type": "http.response.start", "status": status, "headers": raw_headers})
-        # An empty first chunk: some servers (granian) send the head only with the first body bytes,
-        # and a stream may have nothing to say for a while; clients wait for the status meanwhile.
+        # An empty first chunk: a server may hold the head back until the first body bytes (granian
+        # does), and a stream may have nothing to say for a while while clients wait for the status.
         await send({"type": "http.response.body", "body": b"", "more_body": True})
         while True:
             step = asyncio.ensure_future(iterator.__anext__())
