@@ -1,7 +1,7 @@
 """Filtered stream: `POST /2/tweets` to stream line latency with 1,000 rules and 10 connections,
 against a real `roost serve`. Writes bench/STREAM.md.
 
-    .venv/bin/python bench/stream.py [--rules 1000] [--connections 10] [--posts 200]
+    .venv/bin/python -m bench.stream [--rules 1000] [--connections 10] [--posts 200]
 
 Latency is the arrival of a post's line on a stream connection minus the moment the `POST /2/tweets`
 that created it was sent, both read with time.perf_counter in this process (a line may arrive before
