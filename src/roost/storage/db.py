@@ -291,16 +291,7 @@ class SQLiteDatabase(Database):
         self._announce()
 
     async def fetch_one(self, statement: ClauseElement, params: Params | None = None) -> Row | None:
-        # `_reading().one(...)` written out: this is every lookup's read.
-        if not self._snapshot_open and self._snapshots:
-            self._open_snapshot()
-        compiled = self._statements.get(statement)
-        cursor = self._reader.execute(compiled.sql, compiled.bind(params))
-        row = cursor.fetchone()
-        if row is None:
-            return None
-        names = self._statements.names.get(compiled.sql) or self._statements.columns(compiled.sql, cursor)
-        return dict(zip(names, row, strict=False))
+        return self._reading().one(statement, params)
 
     async def fetch_all(self, statement: ClauseElement, params: Params | None = None) -> list[Row]:
         return self._reading().all(statement, params)
