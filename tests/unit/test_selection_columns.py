@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.unit.test_fields import ENGINE, NOW, mention, parse, post
+from tests.unit.fields_support import ENGINE, NOW, mention, parse, post
 
 from roost.core.fields import POST_VOCAB, TWEET_VOCAB, RenderContext, Row
 from roost.domain.objects import EXPANSIONS, render_post
