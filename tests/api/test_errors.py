@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import socket
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from tests.api.helpers import PROBLEMS, bearer, create, invalid_request, unique_text
@@ -396,3 +399,26 @@ def test_odd_bodies_never_fail_the_server(api: Api, make_user: Any, body: dict[s
     assert response.status_code in (201, 400, 403)
     if response.status_code == 400:
         assert response.json()["type"] == PROBLEMS + "invalid-request"
+
+
+def test_a_body_cut_short_by_a_disconnect_is_not_carried_out(api: Api, make_user: Any) -> None:
+    """A client that declares more body than it sends and then hangs up has not made a request: the
+    part that arrived (valid JSON here) must not create a post."""
+    user = make_user()
+    text = unique_text("cut short")
+    body = json.dumps({"text": text}).encode()
+    host, port = urlsplit(api.base_url).hostname, urlsplit(api.base_url).port
+    assert host is not None and port is not None
+    head = (
+        f"POST /2/tweets HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {user['oauth2']}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body) + 500}\r\n\r\n"
+    ).encode()
+    with socket.create_connection((host, port), timeout=5) as sock:
+        sock.sendall(head + body)
+        time.sleep(0.3)  # the server has read the head and the partial body
+    time.sleep(0.3)  # and has seen the connection close
+    # Had the cut-off request been carried out, the same text would now be refused as a duplicate.
+    again = create(api, user, text=text)
+    assert again.status_code == 201, again.text
+    timeline = api.get(f"/2/users/{user['id']}/tweets", params={"max_results": 100}).json()
+    assert [post["text"] for post in timeline["data"]] == [text]

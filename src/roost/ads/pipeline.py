@@ -36,7 +36,7 @@ from roost.core import jsonio
 from roost.core.errors import ApiError
 from roost.core.ratelimit import Window
 from roost.core.router import Router
-from roost.core.wire import parse_query, read_body, send_response, window_headers
+from roost.core.wire import ClientDisconnected, parse_query, read_body, send_response, window_headers
 from roost.storage.db import Row
 
 if TYPE_CHECKING:
@@ -156,6 +156,8 @@ class AdsPipeline:
             )
             result = await op.handler(call)
             status, payload = self._envelope(op, call, result)
+        except ClientDisconnected:
+            return  # nobody to answer, and nothing done
         except errors.AdsError as error:
             status, payload = error.status, error.body
             if not error.echo_given:

@@ -31,6 +31,7 @@ from roost.core.params import (
 from roost.core.ratelimit import RateLimiter
 from roost.core.router import Router
 from roost.core.wire import (
+    ClientDisconnected,
     RawHeaders,
     Stream,
     TransactionIds,
@@ -168,6 +169,8 @@ class Pipeline:
             status, payload, content_type, extra = await self._run(
                 op, scope, headers, body, principal, path_params, now_ms
             )
+        except ClientDisconnected:
+            return  # nobody to answer, and nothing done
         except errors.ApiError as error:
             status, payload, content_type, extra = error.status, error.body, error.content_type, error.headers
         except Exception:

@@ -158,6 +158,11 @@ def _window_raw_headers(prefix: str, window: Window) -> RawHeaders:
     return hit
 
 
+class ClientDisconnected(Exception):
+    """The client went away before its request body was complete: the request must not be carried
+    out on the part that arrived (a cut-off JSON body can still parse)."""
+
+
 async def read_body(receive: Callable, headers: dict[str, str], limit: int) -> bytes:
     declared = headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -167,7 +172,7 @@ async def read_body(receive: Callable, headers: dict[str, str], limit: int) -> b
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            break
+            raise ClientDisconnected
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
