@@ -422,3 +422,24 @@ def test_a_body_cut_short_by_a_disconnect_is_not_carried_out(api: Api, make_user
     assert again.status_code == 201, again.text
     timeline = api.get(f"/2/users/{user['id']}/tweets", params={"max_results": 100}).json()
     assert [post["text"] for post in timeline["data"]] == [text]
+
+
+def test_a_path_parameter_repeated_in_the_query(api: Api) -> None:
+    """The platform takes `/2/tweets/:id?id=...` as one parameter with two values (live capture)."""
+    values = ["1387820661742112771", "dummy"]
+    response = api.get("/2/tweets/1387820661742112771?id=dummy")
+    assert response.status_code == 400
+    assert response.json() == invalid_request(
+        {"parameters": {"id": values}, "message": "The `id` query parameter value [dummy] is not valid"},
+        {
+            "parameters": {"id": values},
+            "message": "Duplicate parameters are not allowed: the `id` query parameter",
+        },
+    )
+    response = api.get("/2/users/12?id=13")
+    assert response.json() == invalid_request(
+        {
+            "parameters": {"id": ["12", "13"]},
+            "message": "Duplicate parameters are not allowed: the `id` query parameter",
+        }
+    )

@@ -67,15 +67,18 @@ def test_daily_post_cap_headers_and_refusal(limited: Api) -> None:
     token = limited.http.post(
         "/_roost/tokens", json={"consumer_key": limited.creds["consumer_key"], "user_id": user["id"]}
     ).json()
-    statuses = []
+    statuses, window = [], []
     for index in range(3):
         headers = limited.oauth1(
             "POST", "/2/tweets", token=token["access_token"], secret=token["access_token_secret"]
         )
         response = limited.post("/2/tweets", auth="none", headers=headers, json={"text": f"cap {index}"})
         statuses.append(response.status_code)
+        window.append(int(response.headers["x-rate-limit-remaining"]))
         assert response.headers["x-user-limit-24hour-limit"] == "2"
         assert response.headers["x-app-limit-24hour-limit"] == "50"
     assert statuses == [201, 201, 429]
+    # The capped request counted in the user's 15-minute window too, and its headers say so.
+    assert window[1] == window[0] - 1 and window[2] == window[1] - 1
     assert response.headers["x-user-limit-24hour-remaining"] == "0"
     assert response.json()["title"] == "Too Many Requests"

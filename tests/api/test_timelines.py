@@ -116,6 +116,26 @@ def test_time_bounds(api: Api, history: dict[str, Any]) -> None:
     assert empty == {"meta": {"result_count": 0}}
 
 
+def test_id_bounds_take_precedence_over_time_bounds(api: Api, history: dict[str, Any]) -> None:
+    ids, author = history["ids"], history["author"]["id"]
+    late, early = "2030-01-01T00:00:00Z", "2011-01-01T00:00:00Z"
+    assert _ids(_page(api, author, since_id=ids[3], start_time=late)) == ids[:3:-1]
+    assert _ids(_page(api, author, until_id=ids[2], end_time=early)) == [ids[1], ids[0], history["target"]]
+    # Each id bound replaces only the time bound on its own side.
+    body = _page(api, author, since_id=ids[0], end_time="2021-01-01T03:00:00Z")
+    assert _ids(body) == [ids[2], ids[1]]
+
+
+@pytest.mark.parametrize("name", ["start_time", "end_time"])
+def test_times_before_the_timeline_epoch_are_refused(api: Api, history: dict[str, Any], name: str) -> None:
+    response = api.get(f"/2/users/{history['author']['id']}/tweets", params={name: "2009-01-01T00:00:00Z"})
+    assert response.status_code == 400
+    message = f"Invalid '{name}':'2009-01-01T00:00Z'. '{name}' must be on or after 2010-11-06T00:00Z"
+    assert response.json() == invalid_request(
+        {"parameters": {name: ["2009-01-01T00:00:00Z"]}, "message": message}
+    )
+
+
 def test_exclude_replies_and_retweets(api: Api, history: dict[str, Any]) -> None:
     ids, kinds, author = history["ids"], history["kinds"], history["author"]["id"]
     since = {"since_id": str(int(ids[0]) - 1)}

@@ -69,6 +69,11 @@ def iso_ms(epoch_ms: int) -> str:
     return "".join((date, _HOURS_MINUTES[minutes], _SECONDS[second], _MILLIS[millis]))
 
 
+def minute_text(epoch_ms: int) -> str:
+    """Times echoed in the platform's time-window errors: `2021-03-30T18:18Z` (minute precision)."""
+    return time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime(epoch_ms // 1000))
+
+
 def parse_rfc3339(value: str) -> int | None:
     """Epoch ms for an RFC 3339 timestamp (`YYYY-MM-DDTHH:mm:ssZ`, fractions and offsets allowed)."""
     text = value.strip()

@@ -298,7 +298,13 @@ class Pipeline:
                 raise errors.too_many_requests(window_headers("x-rate-limit", window))
             headers = window_raw_headers("x-rate-limit", window)
         if op.daily_cap is not None:
-            headers = headers + encode_headers(self._daily_caps(op, principal, now))
+            try:
+                caps = self._daily_caps(op, principal, now)
+            except errors.ApiError as refused:
+                # Refused by a 24-hour cap, the request still counted in its 15-minute window: say so.
+                refused.headers = {**dict(_decoded(headers)), **refused.headers}
+                raise
+            headers = headers + encode_headers(caps)
         return headers
 
     def _unmetered_window(self, op: Operation, principal: Principal | None) -> RawHeaders:
@@ -361,6 +367,9 @@ class Pipeline:
                 problems.append(
                     errors.param_error(name, [raw[name], value], duplicate_parameter_message(name))
                 )
+                continue
+            if name in path_params:
+                problems.extend(_repeated_path_parameter(op, name, path_params[name], value))
                 continue
             if name not in allowed:
                 message = unknown_parameter_message(name, self._allowed[op.operation_id])
@@ -461,6 +470,29 @@ class Pipeline:
         if isinstance(result, Stream):
             return 200, result, result.content_type, result.headers
         return op.status, result, errors.JSON, _NO_HEADERS
+
+
+def _decoded(headers: RawHeaders) -> list[tuple[str, str]]:
+    return [(name.decode("latin-1"), value.decode("latin-1")) for name, value in headers]
+
+
+def _repeated_path_parameter(op: Operation, name: str, in_path: str, in_query: str) -> list[dict[str, Any]]:
+    """A path parameter given again in the query string: the platform takes both as one parameter
+    with two values, so it is a duplicate, and the query's value is also checked on its own."""
+    values = [in_path, in_query]
+    problems = []
+    param = next((p for p in op.params if p.name == name), None)
+    if param is not None:
+        try:
+            param.kind.parse(name, in_query)
+        except ParamError:
+            problems.append(
+                errors.param_error(
+                    name, values, f"The `{name}` query parameter value [{in_query}] is not valid"
+                )
+            )
+    problems.append(errors.param_error(name, values, duplicate_parameter_message(name)))
+    return problems
 
 
 def _envelope(result: Objects, rendered: Rendered) -> dict[str, Any]:

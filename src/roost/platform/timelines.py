@@ -5,11 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from roost.core import pagination
+from roost.core.clock import minute_text
 from roost.core.errors import invalid_request, param_error
 from roost.core.params import IntRange, Param, ParamError, Snowflake, Timestamp, Token
 from roost.core.pipeline import Call, Objects
 from roost.domain.lookup import hidden_authors, visible_post
 from roost.storage.posts import MAX_ID
+
+# Timelines reach back to 2010-11-06 (the spec's "Must be on or after 2010-11-06" on both times).
+EARLIEST_MS = 1_289_001_600_000
 
 TIMELINE_PARAMS = (
     Param("since_id", Snowflake()),
@@ -37,11 +41,19 @@ async def timeline_page(call: Call, scope: str, **where: Any) -> Objects:
             until_id = min(until_id, cursor)
         else:
             since_id = max(since_id, cursor)
+    for name in ("start_time", "end_time"):
+        if params.get(name, EARLIEST_MS) < EARLIEST_MS:
+            message = (
+                f"Invalid '{name}':'{minute_text(params[name])}'. '{name}' must be on or after "
+                f"{minute_text(EARLIEST_MS)}"
+            )
+            raise invalid_request([param_error(name, call.raw[name], message)])
     rows = await call.services.posts.timeline(
         since_id=since_id,
         until_id=until_id,
-        start_ms=params.get("start_time", 0),
-        end_ms=params.get("end_time", MAX_ID),
+        # An id bound takes precedence over the time bound on the same side (the spec says so).
+        start_ms=0 if "since_id" in params else params.get("start_time", 0),
+        end_ms=MAX_ID if "until_id" in params else params.get("end_time", MAX_ID),
         limit=limit + 1,
         ascending=direction == pagination.PREVIOUS,
         **where,

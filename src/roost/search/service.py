@@ -6,13 +6,12 @@ parser, the SQL compiler (storage/search_compiler.py) and the search store. The 
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from roost.core import pagination
-from roost.core.clock import iso_ms, parse_rfc3339
+from roost.core.clock import iso_ms, minute_text, parse_rfc3339
 from roost.core.errors import invalid_request, param_error
 from roost.core.params import ParamError
 from roost.search.ast import And, Node, Not, Operator, Or, QueryError
@@ -54,11 +53,6 @@ class Window:
     end_ms: int
     since_id: int
     until_id: int
-
-
-def minute_text(epoch_ms: int) -> str:
-    """Times echoed in window errors: `2021-03-30T18:18Z` (minute precision)."""
-    return time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime(epoch_ms // 1000))
 
 
 def _time_error(name: str, raw: str, message: str) -> Exception:
