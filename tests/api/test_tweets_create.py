@@ -167,6 +167,200 @@ def test_poll_and_media_together_are_refused(api: Api, make_user: Any) -> None:
     )
 
 
+EXTRA = "is not defined in the schema and the schema does not allow additional properties"
+POLL = {"options": ["a", "b"], "duration_minutes": 60}
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"poll": {**POLL, "foo": 1}}, f"$.poll.foo: {EXTRA}"),
+        ({"media": {"media_ids": ["1"], "foo": 1}}, f"$.media.foo: {EXTRA}"),
+        ({"reply": {"in_reply_to_tweet_id": "1", "foo": 1}}, f"$.reply.foo: {EXTRA}"),
+        ({"geo": {"place_id": "abc", "foo": 1}}, f"$.geo.foo: {EXTRA}"),
+        ({"edit_options": {"previous_post_id": "1", "foo": 1}}, f"$.edit_options.foo: {EXTRA}"),
+        (
+            {
+                "media": {
+                    "media_ids": ["1"],
+                    "call_to_actions": {"visit_site": {"url": "https://a.b", "x": 1}},
+                }
+            },
+            f"$.media.call_to_actions.visit_site.x: {EXTRA}",
+        ),
+        ({"media": {}}, "$.media.media_ids: is missing but it is required"),
+        ({"media": {"media_ids": []}}, "$.media.media_ids: must contain at least 1 items"),
+        ({"media": {"media_ids": "1"}}, "$.media.media_ids: string found, array expected"),
+        (
+            {"media": {"media_ids": ["1"], "tagged_user_ids": [str(n) for n in range(1, 12)]}},
+            "$.media.tagged_user_ids: must contain at most 10 items",
+        ),
+        (
+            {"media": {"media_ids": ["1"], "embeddable": "yes"}},
+            "$.media.embeddable: string found, boolean expected",
+        ),
+        ({"poll": {"options": ["a", "b"]}}, "$.poll.duration_minutes: is missing but it is required"),
+        ({"poll": {"duration_minutes": 60}}, "$.poll.options: is missing but it is required"),
+        (
+            {"poll": {**POLL, "duration_minutes": "60"}},
+            "$.poll.duration_minutes: string found, integer expected",
+        ),
+        (
+            {"poll": {**POLL, "duration_minutes": 60.0}},
+            "$.poll.duration_minutes: number found, integer expected",
+        ),
+        (
+            {"poll": {**POLL, "duration_minutes": None}},
+            "$.poll.duration_minutes: null found, integer expected",
+        ),
+        ({"poll": {**POLL, "options": "a,b"}}, "$.poll.options: string found, array expected"),
+        ({"poll": {**POLL, "options": [1, "b"]}}, "$.poll.options[0]: integer found, string expected"),
+        ({"reply": {}}, "$.reply.in_reply_to_tweet_id: is missing but it is required"),
+        (
+            {"reply": {"in_reply_to_tweet_id": "1", "auto_populate_reply_metadata": "yes"}},
+            "$.reply.auto_populate_reply_metadata: string found, boolean expected",
+        ),
+        (
+            {"reply": {"in_reply_to_tweet_id": "1", "exclude_reply_user_ids": [1]}},
+            "$.reply.exclude_reply_user_ids[0]: integer found, string expected",
+        ),
+        ({"edit_options": {}}, "$.edit_options.previous_post_id: is missing but it is required"),
+        ({"made_with_ai": "yes"}, "$.made_with_ai: string found, boolean expected"),
+        ({"card_uri": 5}, "$.card_uri: integer found, string expected"),
+    ],
+    ids=[
+        "poll-extra",
+        "media-extra",
+        "reply-extra",
+        "geo-extra",
+        "edit-extra",
+        "call-to-action-extra",
+        "media-no-ids",
+        "media-empty-ids",
+        "media-ids-string",
+        "tagged-too-many",
+        "embeddable-string",
+        "poll-no-duration",
+        "poll-no-options",
+        "duration-string",
+        "duration-float",
+        "duration-null",
+        "options-string",
+        "option-integer",
+        "reply-no-target",
+        "auto-populate-string",
+        "exclude-integer",
+        "edit-no-target",
+        "made-with-ai-string",
+        "card-uri-integer",
+    ],
+)
+def test_nested_body_members_are_checked(
+    api: Api, make_user: Any, fields: dict[str, Any], message: str
+) -> None:
+    response = create(api, make_user(premium=True), fields)
+    assert response.status_code == 400
+    assert response.json() == invalid_request({"parameters": {}, "message": message})
+
+
+@pytest.mark.parametrize(
+    ("fields", "name", "shown", "message"),
+    [
+        (
+            {"media": {"media_ids": ["1"], "tagged_user_ids": ["x"]}},
+            "media.tagged_user_ids",
+            "x",
+            "The `media.tagged_user_ids` field value [x] does not match ^[0-9]{1,19}$",
+        ),
+        (
+            {"media": {"media_ids": ["1"], "preview_media_id": 7}},
+            "media.preview_media_id",
+            "7",
+            "The `media.preview_media_id` field value [7] does not match ^[0-9]{1,19}$",
+        ),
+        (
+            {"poll": {**POLL, "reply_settings": "everyone"}},
+            "poll.reply_settings",
+            "everyone",
+            "The `poll.reply_settings` field value [everyone] is not one of "
+            "[following,mentionedUsers,subscribers,verified]",
+        ),
+    ],
+    ids=["tagged-user-pattern", "preview-media-pattern", "poll-reply-settings"],
+)
+def test_nested_values_get_field_value_messages(
+    api: Api, make_user: Any, fields: dict[str, Any], name: str, shown: str, message: str
+) -> None:
+    """Nested ids and enums are worded like their top-level kin (quote_tweet_id, reply_settings)."""
+    response = create(api, make_user(), fields)
+    assert response.status_code == 400
+    assert response.json() == invalid_request({"parameters": {name: [shown]}, "message": message})
+
+
+def test_members_of_either_schema_version_are_accepted(api: Api, make_user: Any) -> None:
+    user, author = make_user(), make_user()
+    media = import_media(api)
+    target = create_ok(api, author)
+    media_body = {
+        "media_ids": [media["id"]],
+        "tagged_user_ids": [author["id"]],
+        "description": "d",
+        "title": "t",
+        "embeddable": True,
+        "preview_media_id": media["id"],
+        "call_to_actions": {"watch_now": {"url": "https://example.com/watch"}},
+    }
+    reply_body = {
+        "in_reply_to_tweet_id": target["id"],
+        "auto_populate_reply_metadata": True,
+        "exclude_reply_user_ids": [author["id"]],
+    }
+    post = create_ok(api, user, media=media_body, reply=reply_body, geo={"place_id": "5e02a0f0d91c76d2"})
+    fields = {"tweet.fields": "attachments,in_reply_to_user_id"}
+    data = lookup(api, post["id"], **fields)["data"]
+    assert data["attachments"] == {"media_keys": [media["media_key"]]}
+    assert data["in_reply_to_user_id"] == author["id"]
+    # An optional nested member sent as null counts as absent, as it does at the top level.
+    assert create(api, user, poll={**POLL, "reply_settings": None}).status_code == 201
+    # One member more than either version defines is refused.
+    refused = create(api, user, media={**media_body, "alt_text": "x"})
+    assert refused.json() == invalid_request({"parameters": {}, "message": f"$.media.alt_text: {EXTRA}"})
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"poll": POLL, "quote_tweet_id": "1"}, "You can only attach one of poll, media, quote_tweet_id."),
+        (
+            {"media": {"media_ids": ["1"]}, "quote_tweet_id": "1"},
+            "You can only attach one of poll, media, quote_tweet_id.",
+        ),
+        (
+            {"card_uri": "card://1", "quote_tweet_id": "1"},
+            "You can only attach one of card_uri, quote_tweet_id.",
+        ),
+        ({"card_uri": "card://1", "poll": POLL}, "You can only attach one of card_uri, poll."),
+        (
+            {"card_uri": "card://1", "media": {"media_ids": ["1"]}},
+            "You can only attach one of card_uri, media.",
+        ),
+        (
+            {"card_uri": "card://1", "direct_message_deep_link": "https://x.com/messages/compose"},
+            "You can only attach one of card_uri, direct_message_deep_link.",
+        ),
+    ],
+    ids=["poll-quote", "media-quote", "card-quote", "card-poll", "card-media", "card-deep-link"],
+)
+def test_exclusive_attachments_are_refused(
+    api: Api, make_user: Any, fields: dict[str, Any], message: str
+) -> None:
+    user = make_user()
+    response = create(api, user, fields)
+    assert response.status_code == 400
+    assert response.json() == invalid_request({"parameters": {}, "message": message})
+    assert user_view(api, user["id"])["public_metrics"]["tweet_count"] == 0
+
+
 def test_community_paid_partnership_and_reply_settings(api: Api, make_user: Any) -> None:
     post = create_ok(
         api,

@@ -265,6 +265,9 @@ async def _posts(
             body["media"] = {"media_ids": [str(media_ids[author["id"]][0])]}
         elif index % 37 == 3:
             body["poll"] = {"options": ["Yes", "No", "Maybe"], "duration_minutes": 1440}
+        if "media" in body or "poll" in body:
+            # A quote excludes media and polls; its id was still drawn, so later draws stay the same.
+            body.pop("quote_tweet_id", None)
         if index % 29 == 4:
             body["geo"] = {"place_id": PLACES[index % 2]["id"]}
         created.append(await posting.create(author["id"], body))

@@ -7,6 +7,7 @@ from typing import Any
 
 from roost.core import errors, jsonio
 from roost.core.ids import MAX_SNOWFLAKE, snowflake_ms
+from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
 from roost.services import Services
 from roost.storage import posts as post_rows
@@ -17,69 +18,18 @@ from roost.storage.events import append_event
 STANDARD_LIMIT = 280
 LONG_FORM_LIMIT = 25_000
 EDIT_WINDOW_MS = 3_600_000
-REPLY_SETTINGS = ("following", "mentionedUsers", "subscribers", "verified")
-BODY_FIELDS = frozenset(
-    {
-        "text",
-        "reply",
-        "quote_tweet_id",
-        "media",
-        "poll",
-        "reply_settings",
-        "community_id",
-        "share_with_followers",
-        "paid_partnership",
-        "edit_options",
-        "for_super_followers_only",
-        "nullcast",
-        "geo",
-        "direct_message_deep_link",
-        "card_uri",
-        "made_with_ai",
-    }
-)
 TOO_LONG = (
     "Your Tweet text is too long. For more information on how X determines text length see "
     "https://github.com/twitter/twitter-text."
 )
 
 
-def _bad(name: str, value: Any, message: str) -> errors.ApiError:
-    raw = value if isinstance(value, str) else jsonio.dumps(value).decode()
-    return errors.invalid_request([errors.param_error(name, raw, message)])
-
-
-def _json_type(value: Any) -> str:
-    """The JSON Schema name of a decoded value, as the platform's validator words it."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-def _expect(body: dict[str, Any], name: str, kind: type | tuple[type, ...], label: str) -> Any:
-    value = body.get(name)
-    if value is not None and not isinstance(value, kind):
-        raise errors.invalid_body(f"$.{name}: {_json_type(value)} found, {label} expected")
-    return value
-
-
-def _shown(value: Any) -> str:
-    """A body value as the platform echoes it in messages: strings as is, anything else as JSON."""
-    return value if isinstance(value, str) else jsonio.dumps(value).decode()
-
-
 def _id_string(name: str, value: Any) -> int:
-    if not isinstance(value, str) or not value.isascii() or not value.isdigit() or len(value) > 19:
-        raise _bad(name, value, f"The `{name}` field value [{_shown(value)}] does not match ^[0-9]{{1,19}}$")
+    if not is_id(value):
+        raise pattern_error(name, value)
     number = int(value)
     if number > MAX_SNOWFLAKE:  # matches the pattern, but no 64-bit id is that large
-        raise _bad(name, value, f"The `{name}` field value [{value}] is not valid")
+        raise field_error(name, value, f"The `{name}` field value [{value}] is not valid")
     return number
 
 
@@ -88,39 +38,18 @@ class PostService:
         self.s = services
 
     async def create(self, author_id: int, body: Any) -> Row:
-        if not isinstance(body, dict):
-            raise errors.invalid_body("$: a JSON object is expected")
-        unknown = sorted(set(body) - BODY_FIELDS)
-        if unknown:
-            raise errors.invalid_body(
-                f"$.{unknown[0]}: is not defined in the schema and the schema does not allow "
-                "additional properties"
-            )
-        text = _expect(body, "text", str, "string")
-        media = _expect(body, "media", dict, "object") or {}
-        poll = _expect(body, "poll", dict, "object")
-        reply = _expect(body, "reply", dict, "object")
-        edit = _expect(body, "edit_options", dict, "object")
-        for flag in ("share_with_followers", "paid_partnership", "for_super_followers_only", "nullcast"):
-            _expect(body, flag, bool, "boolean")
-        geo = _expect(body, "geo", dict, "object") or {}
-        if geo.get("place_id") is not None and not isinstance(geo["place_id"], str):
-            raise errors.invalid_body(f"$.geo.place_id: {_json_type(geo['place_id'])} found, string expected")
+        check_body(body)  # shape first: below, every member has its schema type
+        text = body.get("text")
+        media = body.get("media") or {}
+        poll = body.get("poll")
+        reply = body.get("reply")
+        edit = body.get("edit_options")
         media_ids = media.get("media_ids") or []
-        if not isinstance(media_ids, list) or len(media_ids) > 4:
-            raise _bad("media.media_ids", media_ids, "Your media IDs are invalid.")
-        if media_ids and poll:
-            raise errors.invalid_body("You can only attach one of poll, media, quote_tweet_id.")
+        if len(media_ids) > 4:
+            raise field_error("media.media_ids", media_ids, "Your media IDs are invalid.")
         if not text and not media_ids:
             raise errors.invalid_body("$.text: text or media is required")
         reply_settings = body.get("reply_settings")
-        if reply_settings is not None and reply_settings not in REPLY_SETTINGS:
-            raise _bad(
-                "reply_settings",
-                reply_settings,
-                f"The `reply_settings` field value [{_shown(reply_settings)}] is not one of "
-                f"[{','.join(REPLY_SETTINGS)}]",
-            )
         community_id = (
             None if body.get("community_id") is None else _id_string("community_id", body["community_id"])
         )
@@ -148,7 +77,7 @@ class PostService:
                 quoted_id = _id_string("quote_tweet_id", body["quote_tweet_id"])
                 quoted = await post_rows.get_for_update(tx, quoted_id)
                 if quoted is None or quoted["deleted_at"] is not None:
-                    raise _bad(
+                    raise field_error(
                         "quote_tweet_id",
                         body["quote_tweet_id"],
                         f"Could not find tweet with quote_tweet_id: [{quoted_id}].",
@@ -197,9 +126,7 @@ class PostService:
                 "community_id": community_id,
                 "share_with_followers": int(bool(body.get("share_with_followers"))),
                 "paid_partnership": int(bool(body.get("paid_partnership"))),
-                "place_id": (body.get("geo") or {}).get("place_id")
-                if isinstance(body.get("geo"), dict)
-                else None,
+                "place_id": (body.get("geo") or {}).get("place_id"),
                 "media_keys": jsonio.dumps(media_keys).decode() if media_keys else None,
                 "poll_id": poll_id,
                 "entities": jsonio.dumps(entities).decode() if entities else None,
@@ -285,7 +212,7 @@ class PostService:
         previous_id = _id_string("edit_options.previous_post_id", edit.get("previous_post_id"))
         previous = await post_rows.get_for_update(tx, previous_id)
         if previous is None or previous["deleted_at"] is not None:
-            raise _bad(
+            raise field_error(
                 "edit_options.previous_post_id",
                 str(previous_id),
                 f"Could not find tweet with edit_options.previous_post_id: [{previous_id}].",
@@ -345,21 +272,20 @@ class PostService:
         for media_id in ids:
             row = await user_rows.get_media_by_id_tx(tx, media_id)
             if row is None or (row["owner_id"] is not None and row["owner_id"] != author_id):
-                raise _bad("media.media_ids", [str(i) for i in ids], "Your media IDs are invalid.")
+                raise field_error("media.media_ids", [str(i) for i in ids], "Your media IDs are invalid.")
             found.append(row["media_key"])
         return found
 
     async def _create_poll(self, tx: Executor, poll: dict[str, Any], now: int) -> int:
-        options = poll.get("options")
-        duration = poll.get("duration_minutes")
-        if (
-            not isinstance(options, list)
-            or not 2 <= len(options) <= 4
-            or not all(isinstance(o, str) and 1 <= len(o) <= 25 for o in options)
-        ):
-            raise _bad("poll.options", options, "Poll options must be 2 to 4 strings of 1 to 25 characters.")
-        if not isinstance(duration, int) or isinstance(duration, bool) or not 5 <= duration <= 10080:
-            raise _bad(
+        # check_body has made options an array of strings and duration_minutes an integer.
+        options: list[str] = poll["options"]
+        duration: int = poll["duration_minutes"]
+        if not 2 <= len(options) <= 4 or not all(1 <= len(o) <= 25 for o in options):
+            raise field_error(
+                "poll.options", options, "Poll options must be 2 to 4 strings of 1 to 25 characters."
+            )
+        if not 5 <= duration <= 10080:
+            raise field_error(
                 "poll.duration_minutes",
                 duration,
                 f"The `poll.duration_minutes` field value [{duration}] is not between 5 and 10080",
