@@ -7,12 +7,15 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from roost.config import Settings
 from roost.serving import Server
+
+if TYPE_CHECKING:
+    from roost.core.errors import ApiError
 
 
 @click.group()
@@ -83,7 +86,7 @@ def serve(
         brand=brand,
         rate_limits=not no_rate_limits,
         problem_type_base=problem_type_base,
-        limits=json.loads(Path(limits_file).read_text(encoding="utf-8")) if limits_file else {},
+        limits=_limits(limits_file) if limits_file else {},
         extra=_key_values(options) | ({"strict_webhook_urls": "1"} if strict_webhook_urls else {}),
     )
 
@@ -111,6 +114,7 @@ def serve(
                 click.echo(f"    {key:<20} {value}")
         sys.stdout.flush()
 
+    _prepare_database(settings.db_url)  # before uvicorn, whose start-up failures are tracebacks
     app = RoostApp(settings, on_ready=ready)
     server = Server(app, host, port, log_level=log_level, on_stop=app.end_streams)
     server.run()
@@ -173,6 +177,19 @@ def _key_values(options: tuple[str, ...]) -> dict[str, str]:
     return pairs
 
 
+def _limits(path: str) -> dict[str, Any]:
+    """The --limits file: a JSON object of operation name → {app, user, window_s, …} objects."""
+    try:
+        limits = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise click.BadParameter(f"{path} is not readable JSON ({exc})", param_hint="--limits") from None
+    if not isinstance(limits, dict) or not all(isinstance(value, dict) for value in limits.values()):
+        raise click.BadParameter(
+            f"{path} must hold a JSON object of operation names to objects", param_hint="--limits"
+        )
+    return limits
+
+
 def _redact(url: str) -> str:
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)
@@ -191,16 +208,29 @@ def run(target: str, command: tuple[str, ...]) -> None:
     sys.exit(run_redirected(target, list(command)))
 
 
+def _prepare_database(db_url: str) -> None:
+    """Bring the database to the newest schema; one that cannot be reached is a one-line error."""
+    from roost.storage.migrate import upgrade
+    from roost.storage.problems import explain
+
+    try:
+        upgrade(db_url)
+    except Exception as exc:
+        message = explain(exc, db_url)
+        if message is None:
+            raise
+        raise click.ClickException(message) from None
+
+
 def _offline(db_url: str, work: Callable[[Any], Awaitable[Any]]) -> Any:
-    """Run `work(services)` against the database without a server."""
+    """Run `work(services)` against the database without a server; refusals are one-line errors."""
+    from roost.core.errors import ApiError
     from roost.services import Services
     from roost.storage.db import open_database
-    from roost.storage.migrate import upgrade
 
     settings = Settings(db_url=db_url, demo=False)
 
     async def go() -> Any:
-        upgrade(settings.db_url)
         db = await open_database(settings.db_url)
         try:
             services = Services.build(settings, db)
@@ -209,7 +239,18 @@ def _offline(db_url: str, work: Callable[[Any], Awaitable[Any]]) -> Any:
         finally:
             await db.close()
 
-    return asyncio.run(go())
+    _prepare_database(settings.db_url)
+    try:
+        return asyncio.run(go())
+    except ApiError as exc:
+        raise click.ClickException(_refusal(exc)) from None
+
+
+def _refusal(error: ApiError) -> str:
+    """The messages of an error body (the control plane's wording), else its detail."""
+    items = error.body.get("errors")
+    messages = [item["message"] for item in items or () if isinstance(item, dict) and item.get("message")]
+    return "; ".join(messages) or str(error)
 
 
 db_option = click.option("--db", "db_url", default="", help="Database URL (default: the serve default).")

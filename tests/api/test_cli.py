@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from tests.support.server import LiveServer
+import pytest
+from tests.support.server import PG_ENV, LiveServer, free_port
 
 ROOST = [sys.executable, "-m", "roost"]
 
@@ -95,3 +100,78 @@ def test_serve_rejects_a_malformed_option() -> None:
     result = _roost("serve", "--option", "no-equals-sign", "--port", "1")
     assert result.returncode == 2
     assert "expected KEY=VALUE" in result.stderr
+
+
+def _one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    """A refusal is a single `Error: ...` line on stderr and a non-zero exit, never a traceback."""
+    assert result.returncode != 0, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    return lines[0]
+
+
+def test_users_create_refusals_are_one_line_errors(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'users.db'}"
+    assert _roost("users", "create", "--username", "cli_carol", "--db", db).returncode == 0
+    taken = _roost("users", "create", "--username", "cli_carol", "--db", db)
+    assert _one_line_error(taken) == "Error: username cli_carol is taken"
+    for name in ("bad name!", "this_username_is_way_too_long"):
+        bad = _roost("users", "create", "--username", name, "--db", db)
+        assert _one_line_error(bad) == "Error: username must match ^[A-Za-z0-9_]{1,15}$"
+
+
+def test_tokens_issue_refuses_more_than_the_app_allows(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'levels.db'}"
+    _roost("users", "create", "--username", "cli_dave", "--db", db)
+    app = json.loads(_roost("apps", "create", "--name", "ro", "--permission", "read", "--db", db).stdout)
+    issue = ["tokens", "issue", "--consumer-key", app["consumer_key"], "--username", "cli_dave", "--db", db]
+    higher = _roost(*issue, "--access-level", "read-write")
+    assert _one_line_error(higher) == "Error: access level read-write is above the app's permission (read)"
+    bogus = _roost(*issue, "--kind", "oauth2", "--scopes", "tweet.read bogus.scope")
+    assert _one_line_error(bogus) == "Error: unknown scope: bogus.scope"
+    same = _roost(*issue, "--access-level", "read")
+    assert same.returncode == 0 and json.loads(same.stdout)["access_level"] == "read"
+
+
+def _postgres_server() -> str:
+    """The PostgreSQL server the tests may use (user@host:port), or skip when none answers."""
+    parts = urlsplit(os.environ.get(PG_ENV) or "postgresql://postgres@127.0.0.1:5432/postgres")
+    host, port = parts.hostname or "127.0.0.1", parts.port or 5432
+    try:
+        socket.create_connection((host, port), timeout=2).close()
+    except OSError:
+        pytest.skip(f"no PostgreSQL server at {host}:{port}")
+    return parts.netloc
+
+
+def test_serve_on_a_missing_postgres_database_says_how_to_create_it() -> None:
+    name = f"roost_absent_{uuid.uuid4().hex[:10]}"
+    db = f"postgresql://{_postgres_server()}/{name}"
+    result = _roost("serve", "--port", str(free_port()), "--db", db)
+    line = _one_line_error(result)
+    assert f'database "{name}" does not exist' in line
+    assert "create it with: createdb " in line and line.endswith(f" {name}")
+
+
+def test_serve_without_a_reachable_database_is_one_line(tmp_path: Path) -> None:
+    refused = _roost("serve", "--port", str(free_port()), "--db", f"postgresql://u@127.0.0.1:{free_port()}/x")
+    assert "connection refused" in _one_line_error(refused)
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    sqlite = _roost("serve", "--port", str(free_port()), "--db", f"sqlite:///{blocked}/sub/roost.db")
+    assert _one_line_error(sqlite).startswith(
+        f"Error: cannot open the SQLite database {blocked}/sub/roost.db"
+    )
+    other = _roost("users", "create", "--username", "x", "--db", "mysql://u:pw@db/x")
+    assert _one_line_error(other) == (
+        "Error: unsupported database URL mysql://u:***@db/x: use sqlite:///PATH or postgresql://USER@HOST/NAME"
+    )
+
+
+def test_serve_rejects_a_limits_file_that_is_not_a_json_object(tmp_path: Path) -> None:
+    limits = tmp_path / "limits.json"
+    for content in ("{nope", "[1]"):
+        limits.write_text(content)
+        result = _roost("serve", "--limits", str(limits), "--port", "1")
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert "Invalid value for --limits" in result.stderr

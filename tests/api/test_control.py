@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -69,6 +70,15 @@ def test_reset_returns_to_the_seed_with_the_same_credentials(private: Api) -> No
     body = private.get(f"/2/tweets/{post_id}").json()
     assert "data" not in body and body["errors"][0]["resource_id"] == post_id
     assert private.get("/2/users/me", auth="oauth1").status_code == 200
+
+
+def test_reset_without_demo_data_wipes_and_answers_200(empty: Api) -> None:
+    user = {"id": "1460000000000000001", "username": f"r_{uuid.uuid4().hex[:10]}", "name": "Reset me"}
+    assert empty.http.post("/_roost/import", json={"users": [user]}).status_code == 200
+    reset = empty.http.post("/_roost/reset")
+    assert reset.status_code == 200, reset.text
+    assert reset.json() == {"reset": True}
+    assert user["id"] not in {row["id"] for row in empty.http.get("/_roost/export").json()["users"]}
 
 
 def test_export_then_import_into_an_empty_server_keeps_ids_and_fields(private: Api, empty: Api) -> None:
@@ -184,3 +194,68 @@ def test_feature_settings_can_be_read_and_changed(private: Api) -> None:
     cleared = private.http.post("/_roost/settings", json={"x_demo": None, "allow_test_approval": None}).json()
     assert "x_demo" not in cleared and "allow_test_approval" not in cleared
     assert private.http.post("/_roost/settings", json=[1]).status_code == 400
+
+
+def _message(response: httpx.Response) -> str:
+    assert response.status_code == 400, response.text
+    message: str = response.json()["errors"][0]["message"]
+    return message
+
+
+def _new_user(api: Api) -> dict[str, Any]:
+    created = api.http.post("/_roost/users", json={"username": f"c_{uuid.uuid4().hex[:12]}"})
+    assert created.status_code == 201, created.text
+    user: dict[str, Any] = created.json()
+    return user
+
+
+def test_token_access_level_is_at_most_the_app_permission(private: Api) -> None:
+    user = _new_user(private)
+    read_app = private.http.post("/_roost/apps", json={"name": "read app", "permission": "read"}).json()
+    write_app = private.http.post("/_roost/apps", json={"name": "rw app", "permission": "read-write"}).json()
+
+    def issue(app: dict[str, Any], level: str | None) -> httpx.Response:
+        body = {"consumer_key": app["consumer_key"], "user_id": user["id"], "access_level": level}
+        return private.http.post("/_roost/tokens", json=body)
+
+    for app, level in (
+        (read_app, "read-write"),
+        (read_app, "read-write-directmessages"),
+        (write_app, "read-write-directmessages"),
+    ):
+        assert _message(issue(app, level)) == (
+            f"access level {level} is above the app's permission ({app['permission']})"
+        )
+    # Lower or equal levels are granted as asked; none asked means the app's own.
+    assert issue(write_app, "read").json()["access_level"] == "read"
+    assert issue(write_app, "read-write").json()["access_level"] == "read-write"
+    assert issue(read_app, None).json()["access_level"] == "read"
+
+
+def test_oauth2_tokens_are_issued_only_with_known_scopes(private: Api) -> None:
+    user = _new_user(private)
+    body = {"consumer_key": private.creds["consumer_key"], "user_id": user["id"], "kind": "oauth2"}
+    unknown = private.http.post("/_roost/tokens", json={**body, "scopes": "tweet.read bogus.scope"})
+    assert _message(unknown) == "unknown scope: bogus.scope"
+    assert _message(private.http.post("/_roost/tokens", json={**body, "scopes": " "})) == (
+        "at least one scope is required"
+    )
+    known = private.http.post("/_roost/tokens", json={**body, "scopes": "tweet.read users.read"})
+    assert known.status_code == 201 and known.json()["scope"] == "tweet.read users.read"
+
+
+def test_users_are_created_only_with_names_the_lookup_accepts(private: Api) -> None:
+    for name in ("bad name!", "this_username_is_way_too_long", "", "caf\u00e9"):
+        response = private.http.post("/_roost/users", json={"username": name})
+        assert _message(response) == "username must match ^[A-Za-z0-9_]{1,15}$", name
+    longest = f"L{uuid.uuid4().hex[:14]}"
+    assert private.http.post("/_roost/users", json={"username": longest}).status_code == 201
+    found = private.get(f"/2/users/by/username/{longest}").json()["data"]
+    assert found["username"] == longest
+
+
+def test_import_refuses_usernames_the_lookup_would_not_accept(private: Api) -> None:
+    for name in ("has space", "x" * 16):
+        user = {"id": "1460000000000000002", "username": name}
+        response = private.http.post("/_roost/import", json={"users": [user]})
+        assert _message(response) == f"users[].username: [{name}] does not match ^[A-Za-z0-9_]{{1,15}}$"

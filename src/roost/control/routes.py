@@ -59,6 +59,8 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
 
     async def reset(request: Request) -> Response:
         await state.reset()
+        if not state.services.settings.demo:
+            return OrjsonResponse({"reset": True})  # nothing was seeded, so there are no credentials
         return OrjsonResponse({"reset": True, "credentials": await state.credentials()})
 
     async def import_data(request: Request) -> Response:

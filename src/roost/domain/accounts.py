@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from typing import Any
 
-from roost.auth.scopes import DEFAULT_SCOPES
+from roost.auth.scopes import ALL_SCOPES, DEFAULT_SCOPES
 from roost.core import jsonio
 from roost.core.errors import ApiError, invalid_body
+from roost.core.params import USERNAME_PATTERN
 from roost.domain.text import extract_entities
 from roost.services import Services
 from roost.storage import apps as app_rows
@@ -19,6 +21,12 @@ from roost.storage.db import Executor
 PERMISSIONS = ("read", "read-write", "read-write-directmessages")
 SUBSCRIPTIONS = ("None", "Basic", "Premium", "PremiumPlus")
 VERIFIED_TYPES = ("none", "blue", "business", "government")
+_USERNAME = re.compile(USERNAME_PATTERN)
+
+
+def valid_username(value: object) -> bool:
+    """A name outside the lookup pattern could be stored but never found by /2/users/by/username."""
+    return isinstance(value, str) and _USERNAME.fullmatch(value) is not None
 
 
 def hash_password(password: str) -> str:
@@ -67,6 +75,8 @@ async def create_user(
     created_at: int | None = None,
     **fields: Any,
 ) -> dict[str, Any]:
+    if not valid_username(username):
+        raise invalid_body(f"username must match {USERNAME_PATTERN}")
     if await user_rows.get_users_by_names_tx(tx, [username]):
         raise ApiError(
             409,
@@ -175,6 +185,9 @@ async def issue_oauth1_token(
     level = access_level or app["permission"]
     if level not in PERMISSIONS:
         raise invalid_body(f"access level must be one of {', '.join(PERMISSIONS)}")
+    # A token may only narrow what the app is allowed (PERMISSIONS runs from least to most).
+    if PERMISSIONS.index(level) > PERMISSIONS.index(app["permission"]):
+        raise invalid_body(f"access level {level} is above the app's permission ({app['permission']})")
     row = {
         "token": f"{user_id}-{services.tokens.token(40)}",
         "secret": services.tokens.token(45),
@@ -196,6 +209,11 @@ async def issue_oauth2_token(
     scopes: tuple[str, ...] = DEFAULT_SCOPES,
     lifetime_ms: int | None = None,
 ) -> dict[str, Any]:
+    unknown = [scope for scope in scopes if scope not in ALL_SCOPES]
+    if unknown:
+        raise invalid_body(f"unknown scope: {', '.join(unknown)}")
+    if not scopes:
+        raise invalid_body("at least one scope is required")
     now = services.clock.now_ms()
     row = {
         "token": services.tokens.token(86),

@@ -13,8 +13,9 @@ from roost.core import errors, jsonio
 from roost.core.clock import parse_rfc3339
 from roost.core.fields import RenderContext
 from roost.core.ids import snowflake_ms
+from roost.core.params import USERNAME_PATTERN
 from roost.domain import objects, user_objects
-from roost.domain.accounts import user_entities
+from roost.domain.accounts import user_entities, valid_username
 from roost.services import Services
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
@@ -42,7 +43,7 @@ def _time(value: Any, fallback_id: int) -> int:
 def _user_row(obj: dict[str, Any]) -> dict[str, Any]:
     uid = _int(obj.get("id"), "users[].id")
     metrics = obj.get("public_metrics") or {}
-    username = str(obj.get("username") or f"user{uid}")[:15]
+    username = _username(obj.get("username"), uid)
     description = obj.get("description", "") or ""
     url = obj.get("url", "") or ""
     affiliation = obj.get("affiliation")
@@ -79,6 +80,16 @@ def _user_row(obj: dict[str, Any]) -> dict[str, Any]:
         "like_count": metrics.get("like_count", 0),
         "media_count": metrics.get("media_count", 0),
     }
+
+
+def _username(value: Any, uid: int) -> str:
+    """The platform's names always fit the lookup pattern; one that does not is refused rather than
+    altered (an altered name would no longer be the account's)."""
+    if value in (None, ""):
+        return f"user{uid}"[:15]
+    if not valid_username(value):
+        raise errors.invalid_body(f"users[].username: [{value}] does not match {USERNAME_PATTERN}")
+    return value
 
 
 def _optional_id(value: Any) -> int | None:
