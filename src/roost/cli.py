@@ -60,6 +60,15 @@ def main() -> None:
     help="Hold loopback webhook URLs to the platform's rule too (https, no port); same as "
     "--option strict_webhook_urls=1 (see docs/webhooks.md).",
 )
+@click.option(
+    "--oauth-timestamp-window",
+    "timestamp_window_s",
+    type=click.IntRange(min=0),
+    default=300,
+    show_default=True,
+    metavar="SECONDS",
+    help="How far an OAuth 1.0a oauth_timestamp may stray from this machine's clock (error 135 beyond).",
+)
 @click.option("--log-level", default="warning", show_default=True)
 def serve(
     host: str,
@@ -72,6 +81,7 @@ def serve(
     limits_file: str | None,
     options: tuple[str, ...],
     strict_webhook_urls: bool,
+    timestamp_window_s: int,
     log_level: str,
 ) -> None:
     """Start the server (SQLite and the demo dataset by default)."""
@@ -86,6 +96,7 @@ def serve(
         brand=brand,
         rate_limits=not no_rate_limits,
         problem_type_base=problem_type_base,
+        timestamp_window_s=timestamp_window_s,
         limits=_limits(limits_file) if limits_file else {},
         extra=_key_values(options) | ({"strict_webhook_urls": "1"} if strict_webhook_urls else {}),
     )

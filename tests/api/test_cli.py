@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -175,3 +176,45 @@ def test_serve_rejects_a_limits_file_that_is_not_a_json_object(tmp_path: Path) -
         result = _roost("serve", "--limits", str(limits), "--port", "1")
         assert result.returncode == 2 and "Traceback" not in result.stderr
         assert "Invalid value for --limits" in result.stderr
+
+
+def test_serve_oauth_timestamp_window_is_what_the_server_checks(tmp_path: Path) -> None:
+    import httpx
+
+    from roost.auth.oauth1 import sign_request
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    command = ["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'window.db'}"]
+    server = subprocess.Popen([*ROOST, *command, "--oauth-timestamp-window", "10"], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/_roost/health", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert server.poll() is None and time.monotonic() < deadline, "roost serve did not start"
+            time.sleep(0.05)
+        creds = httpx.get(base + "/_roost/credentials").json()
+        keys = (creds["consumer_key"], creds["consumer_secret"])
+
+        def me(age_s: int) -> httpx.Response:
+            signed = sign_request(
+                "GET",
+                base + "/2/users/me",
+                *keys,
+                token=creds["access_token"],
+                token_secret=creds["access_token_secret"],
+                timestamp=int(time.time()) - age_s,
+            )
+            return httpx.get(base + "/2/users/me", headers={"Authorization": signed})
+
+        assert me(0).status_code == 200
+        stale = me(60)  # inside the default 300 s, outside the 10 s asked for
+        assert stale.status_code == 401
+        assert stale.json() == {"errors": [{"code": 135, "message": "Timestamp out of bounds."}]}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
