@@ -325,8 +325,11 @@ def test_post_vocabulary(api: Api, world: dict[str, Any]) -> None:
     assert "repost_count" in body["data"]["public_metrics"]
     assert set(body["includes"]) == {"posts"}
     assert body["includes"]["posts"][0]["edit_history_post_ids"] == [world["reply"]["id"]]
-    twin = lookup(api, quote["id"], expansions="edit_history_post_ids")
-    assert [p["id"] for p in twin["includes"]["posts"]] == [quote["id"]]
+    # Post-vocabulary expansion names alone do not switch the answer to post names (live traffic).
+    twin = lookup(api, quote["id"], expansions="edit_history_post_ids,referenced_posts")
+    assert set(twin["includes"]) == {"tweets"}
+    assert {p["id"] for p in twin["includes"]["tweets"]} == {quote["id"], world["reply"]["id"]}
+    assert twin["data"]["edit_history_tweet_ids"] == [quote["id"]] and "referenced_tweets" in twin["data"]
     tweet = lookup(
         api,
         quote["id"],

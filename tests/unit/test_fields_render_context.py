@@ -73,7 +73,11 @@ class TestPostVocabulary:
         rendered = await render(
             "user",
             [user(1, "alice", pinned_post_id=10, most_recent_post_id=10)],
-            {"user.fields": "pinned_tweet_id,most_recent_tweet_id", "expansions": "pinned_post_id"},
+            {
+                "user.fields": "pinned_tweet_id,most_recent_tweet_id",
+                "expansions": "pinned_post_id",
+                "post.fields": "id",  # what chooses post names (the expansion's name does not)
+            },
             loader,
         )
         assert rendered.data == [

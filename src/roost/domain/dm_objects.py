@@ -102,7 +102,6 @@ DM_EXPANSIONS = {
             "tweet",
             _referenced,
             aliases=("referenced_posts",),
-            post_vocab=True,
             implies=("referenced_tweets",),
         ),
         Expansion(

@@ -454,7 +454,6 @@ TWEET_EXPANSIONS = (
         "tweet",
         edit_history,
         aliases=("edit_history_post_ids",),
-        post_vocab=True,
         columns=("edit_history",),
     ),
     Expansion(
@@ -494,7 +493,6 @@ TWEET_EXPANSIONS = (
         "tweet",
         lambda r: [ref for _, ref in referenced(r)],
         aliases=("referenced_posts", "referenced_posts.id"),
-        post_vocab=True,
         implies=("referenced_tweets",),
         columns=_REFERENCES,
     ),
@@ -528,7 +526,6 @@ USER_EXPANSIONS = (
         "tweet",
         lambda r: _one(r["pinned_post_id"]),
         aliases=("pinned_post_id",),
-        post_vocab=True,
         implies=("pinned_tweet_id",),
     ),
     Expansion(
@@ -536,7 +533,6 @@ USER_EXPANSIONS = (
         "tweet",
         lambda r: _one(r["most_recent_post_id"]),
         aliases=("most_recent_post_id",),
-        post_vocab=True,
         implies=("most_recent_tweet_id",),
     ),
     Expansion(
@@ -544,7 +540,6 @@ USER_EXPANSIONS = (
         "user",
         _affiliates,
         aliases=("affiliation",),
-        post_vocab=True,
         implies=("affiliation",),
     ),
 )
