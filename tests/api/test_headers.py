@@ -155,3 +155,18 @@ def test_content_types(api: Api) -> None:
     stale = api.get("/2/users/me", auth="none", headers=api.oauth1("GET", "/2/users/me", timestamp=1))
     assert stale.status_code == 401 and stale.headers["content-type"] == JSON
     _base_ok(stale)
+
+
+def test_a_401_carries_no_rate_limit_headers(metered: Api) -> None:
+    """Live traffic: an unauthenticated answer has no x-rate-limit-* (nor x-access-level); a 403 for the
+    wrong kind of credentials still shows the caller's window."""
+    for response in (
+        metered.get("/2/users/me", auth="none"),
+        metered.get("/2/users/me", auth="none", headers={"Authorization": "Bearer nope"}),
+    ):
+        assert response.status_code == 401
+        assert not {*RATE, "x-access-level"} & set(response.headers)
+        _base_ok(response)
+    refused = metered.get("/2/users/me")  # app-only bearer on a user-context operation
+    assert refused.status_code == 403
+    assert all(response_header in refused.headers for response_header in RATE)

@@ -178,7 +178,8 @@ class Pipeline:
             error = errors.internal_error()
             status, payload, content_type, extra = error.status, error.body, error.content_type, {}
         if rate is None:
-            rate = self._unmetered_window(op, principal)
+            # Live traffic: a 401 carries no rate-limit headers (nobody was identified to count).
+            rate = _NO_WINDOW if status == 401 else self._unmetered_window(op, principal)
         if isinstance(payload, Stream):
             out = self._head(None, None, principal, rate, extra, started)
             await send_stream(send, receive, status, payload, out)
@@ -521,6 +522,7 @@ _MEMO_QUERY_BYTES = 512
 _MEMO_ENTRIES = 4096
 _IMMUTABLE = (str, int, float, bool, frozenset, tuple, type(None))
 _NO_HEADERS: Mapping[str, str] = MappingProxyType({})
+_NO_WINDOW: RawHeaders = []  # never appended to
 _NO_SCOPES: frozenset[str] = frozenset()
 _NO_RELATIONS: frozenset[tuple[int, int]] = frozenset()
 _JSON_TYPE = (b"content-type", errors.JSON.encode())
