@@ -214,9 +214,9 @@ def test_callback_rules(app: App) -> None:
     unknown = app.signed("POST", "/oauth/request_token", callback="https://evil.example/cb")
     assert unknown.status_code == 403 and unknown.text == CALLBACK_XML
     assert unknown.headers["content-type"].startswith("application/xml")
-    # Registered, but plain http to a public host: the HTTPS rule refuses it.
-    insecure = app.signed("POST", "/oauth/request_token", callback="http://example.com/cb")
-    assert insecure.status_code == 403 and insecure.text == CALLBACK_XML
+    # Registered plain http to a public host is used as registered (the platform's own examples do).
+    plain = app.signed("POST", "/oauth/request_token", callback="http://example.com/cb")
+    assert plain.status_code == 200 and "oauth_callback_confirmed=true" in plain.text
     missing = app.signed("POST", "/oauth/request_token")
     assert missing.status_code == 400 and missing.json() == coded(215, "Bad Authentication data.")
 
@@ -273,10 +273,11 @@ def test_oob_shows_a_pin(app: App) -> None:
     assert granted.status_code == 200 and "screen_name=" in granted.text
 
 
-def test_invalidate_token_then_401_code_89(app: App) -> None:
+@pytest.mark.parametrize("path", ["/1.1/oauth/invalidate_token", "/1.1/oauth/invalidate_token.json"])
+def test_invalidate_token_then_401_code_89(app: App, path: str) -> None:
     granted = app.full_flow()
     token, secret = granted["oauth_token"], granted["oauth_token_secret"]
-    response = app.signed("POST", "/1.1/oauth/invalidate_token", token=token, token_secret=secret)
+    response = app.signed("POST", path, token=token, token_secret=secret)
     assert response.status_code == 200 and response.json() == {"access_token": token}
     me = app.me(token, secret)
     assert me.status_code == 401 and me.json() == coded(89, "Invalid or expired token.")

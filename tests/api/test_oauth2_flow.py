@@ -229,9 +229,19 @@ def test_unknown_client_shows_error_page(http: httpx.Client, confidential: dict[
     assert http.get("/i/oauth2/authorize", params=params).status_code == 400
 
 
-def test_plain_http_redirect_uri_refused_unless_loopback(http: httpx.Client) -> None:
-    app = make_app(http, callback_urls=["http://example.com/cb"])
-    params = {**authorize_params(app, READ, "v" * 50), "redirect_uri": "http://example.com/cb"}
+@pytest.mark.parametrize("uri", ["myapp://oauth-callback", "http://example.com/cb"])
+def test_registered_custom_scheme_and_plain_http_redirect_uris_are_used(http: httpx.Client, uri: str) -> None:
+    """Native apps register custom schemes (the platform's iOS guide); the match is exact."""
+    app = make_app(http, callback_urls=[uri])
+    params = {**authorize_params(app, READ, "v" * 50), "redirect_uri": uri}
+    response = http.get("/i/oauth2/authorize", params=params, headers={"X-Roost-Approve": "roost_dev"})
+    assert response.status_code == 302 and response.headers["location"].startswith(uri + "?")
+    assert "code=" in response.headers["location"]
+
+
+def test_script_scheme_redirect_uri_is_refused_even_if_registered(http: httpx.Client) -> None:
+    app = make_app(http, callback_urls=["javascript:alert(1)"])
+    params = {**authorize_params(app, READ, "v" * 50), "redirect_uri": "javascript:alert(1)"}
     response = http.get("/i/oauth2/authorize", params=params, headers={"X-Roost-Approve": "roost_dev"})
     assert response.status_code == 400 and "location" not in response.headers
 

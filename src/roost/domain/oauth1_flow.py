@@ -10,17 +10,17 @@ from __future__ import annotations
 import base64
 import binascii
 import hmac
-import ipaddress
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlencode, urlsplit
+from urllib.parse import unquote, urlencode
 
 from roost.auth import oauth1
 from roost.auth.principals import WRITE_LEVELS, RequestAuth
 from roost.core import errors, jsonio
 from roost.domain import accounts
+from roost.domain.oauth2_flow import is_allowed_redirect
 from roost.services import Services
 from roost.storage import oauth1_flow as rows
 from roost.storage.db import Row
@@ -66,22 +66,12 @@ async def _signed(services: Services, request: RequestAuth) -> tuple[oauth1.OAut
     return oauth, app
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def callback_allowed(app: Mapping[str, Any], callback: str) -> bool:
-    """`oob`, or a registered URL (its query may differ); plain http only to loopback hosts."""
+    """`oob`, or a registered URL (its query may differ) whose scheme a browser may be sent to."""
     if callback == "oob":
         return True
-    parts = urlsplit(callback)
-    if parts.scheme == "http" and not _is_loopback(parts.hostname or ""):
-        return False  # the platform requires HTTPS; roost relaxes it for local development only
+    if not is_allowed_redirect(callback):
+        return False
     registered = jsonio.loads(app["callback_urls"] or "[]")
     bare = callback.split("?", 1)[0]
     return any(callback == url or bare == url.split("?", 1)[0] for url in registered if url != "oob")

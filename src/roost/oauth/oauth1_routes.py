@@ -215,10 +215,10 @@ def routes(state: ServerState) -> list[BaseRoute]:
         *(Route(path, endpoint("oauthAuthorize", authorize), methods=["GET"]) for path in AUTHORIZE_PATHS),
         *(Route(path, endpoint("oauthAuthorize", decide), methods=["POST"]) for path in AUTHORIZE_PATHS),
         Route("/oauth/access_token", endpoint("oauthAccessToken", access_token), methods=["POST"]),
-        Route(
-            "/1.1/oauth/invalidate_token",
-            endpoint("oauthInvalidateToken", invalidate_token),
-            methods=["POST"],
+        # The docs' own example request adds `.json`; both spellings answer.
+        *(
+            Route(path, endpoint("oauthInvalidateToken", invalidate_token), methods=["POST"])
+            for path in ("/1.1/oauth/invalidate_token", "/1.1/oauth/invalidate_token.json")
         ),
         Route("/oauth2/token", endpoint("oauth2BearerToken", bearer_token), methods=["POST"]),
         Route(
