@@ -3,6 +3,7 @@ and list pages. Resource modules add their own rules on top; none of this knows 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,12 @@ HISTORY_TYPES = {
     "promoted_account": "PROMOTED_ACCOUNT",
 }
 _TAIL = ("created_at", "updated_at", "deleted")
+
+# Sort attributes the objects no longer carry, derived from ones they do: promoted products lost
+# `paused` to `entity_status` but their lists still sort by it (not paused first when ascending).
+DERIVED_SORTS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "paused": lambda body: body.get("entity_status") == "PAUSED",
+}
 
 
 def _ordered(body: dict[str, Any]) -> dict[str, Any]:
@@ -179,13 +186,34 @@ async def list_page(
 ) -> AdsResult:
     """A list request's page: count, cursor, sort_by, with_deleted and with_total_count applied."""
     offset, count = page_window(params)
+    sort = params.get("sort_by")
+    if sort is not None and sort[0] in DERIVED_SORTS:
+        return await _derived_page(services, query, params, sort, reader)
     query = replace(
         query,
         with_deleted=bool(params.get("with_deleted")),
-        sort=params.get("sort_by"),
+        sort=sort,
         offset=offset,
         limit=count,
         with_total=bool(params.get("with_total_count")),
     )
     rows, total = await services.ads.entities(query, reader)
     return stored_page([row["body"] for row in rows], offset, count, total, params)
+
+
+async def _derived_page(
+    services: Services,
+    query: EntityQuery,
+    params: dict[str, Any],
+    sort: tuple[str, bool],
+    reader: Executor | None,
+) -> AdsResult:
+    """A page sorted by a derived attribute: every match is read (oldest first, the tie order of
+    the other sorts) and sorted here; the stable sort keeps that order among equals."""
+    offset, count = page_window(params)
+    query = replace(query, with_deleted=bool(params.get("with_deleted")), sort=None)
+    rows, _ = await services.ads.entities(query, reader)
+    key = DERIVED_SORTS[sort[0]]
+    bodies = sorted((row["body"] for row in rows), key=key, reverse=sort[1])
+    total = len(bodies) if params.get("with_total_count") else None
+    return stored_page(bodies[offset : offset + count + 1], offset, count, total, params)

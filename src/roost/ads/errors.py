@@ -102,11 +102,12 @@ def bad_request(code: str, message: str, parameter: str | None = None) -> AdsErr
 
 
 def _text(raw: Any) -> str:
+    """A value as the request spelled it: JSON null is no text at all, never Python's "None"."""
     if isinstance(raw, list):
-        return ",".join(str(value) for value in raw)
+        return ",".join(_text(value) for value in raw)
     if isinstance(raw, bool):
         return "true" if raw else "false"
-    return str(raw)
+    return "" if raw is None else str(raw)
 
 
 # ---- lookups ---------------------------------------------------------------------------------

@@ -280,6 +280,9 @@ def parse_all(
             values[param.name] = echo[param.name] = path[param.name]
             continue
         given = raw.get(param.name)
+        if isinstance(given, list):
+            # JSON nulls in an array (batch bodies) are values not given, never the text "None".
+            given = [value for value in given if value is not None]
         if _has_nul(given):
             # Text databases refuse NUL characters; no valid value of any parameter holds one.
             problems.append(errors.expected("String", given, param.name).item)

@@ -140,6 +140,29 @@ def test_bad_enum_and_long_name_are_invalid_parameter(sandbox: AdsClient, accoun
     assert problems["name"]["code"] == "INVALID_PARAMETER"
 
 
+def test_funding_instrument_currency_is_a_known_iso_code(sandbox: AdsClient, account: dict[str, Any]) -> None:
+    path = f"/accounts/{account['id']}/funding_instruments"
+    sent = {"start_time": "2026-01-01", "type": "INSERTION_ORDER", "funded_amount_local_micro": 10**9}
+    # The currencies with bidding rules are the ones an instrument may use, and USD is among them.
+    known = [rule["currency"] for rule in sandbox.get("/bidding_rules").json()["data"]]
+    assert "USD" in known and "EUR" in known
+    for currency in ("QQQ", "usd", "US"):
+        refused = sandbox.post(path, {**sent, "currency": currency})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["errors"] == [
+            {
+                "code": "INVALID_PARAMETER",
+                "message": f'Expected a value in {", ".join(known)}, got "{currency}" for currency',
+                "parameter": "currency",
+            }
+        ]
+    made = sandbox.post(path, {**sent, "currency": "EUR"})
+    assert made.status_code == 200, made.text
+    assert made.json()["data"]["currency"] == "EUR"
+    currencies = [fi["currency"] for fi in sandbox.get(path).json()["data"]]
+    assert sorted(currencies) == ["EUR", "USD"]  # nothing refused was stored
+
+
 def test_features_add_and_remove_in_sandbox(sandbox: AdsClient, account: dict[str, Any]) -> None:
     path = f"/accounts/{account['id']}/features"
     assert sandbox.get(path).json()["data"] == []

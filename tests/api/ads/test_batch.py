@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from tests.api.ads.helpers import AdsClient, error_codes
+
+from roost.ads import errors
 
 
 def _batch(account: dict[str, Any], kind: str) -> str:
@@ -131,6 +134,55 @@ def test_request_level_errors(sandbox: AdsClient, account: dict[str, Any]) -> No
         _batch(account, "campaigns"), json=[_campaign(account, f"c{i}") for i in range(40)]
     )
     assert exactly_forty.status_code == 200 and len(exactly_forty.json()["data"]) == 40
+
+
+@pytest.mark.parametrize("kind", ["campaigns", "line_items", "targeting_criteria"])
+def test_missing_operation_type_is_a_missing_parameter(
+    sandbox: AdsClient, account: dict[str, Any], kind: str
+) -> None:
+    response = sandbox.post(
+        _batch(account, kind),
+        json=[{"params": {"name": "x"}}, {"operation_type": None, "params": {"name": "y"}}],
+    )
+    assert response.status_code == 400, response.text
+    body = response.json()
+    missing = {
+        "code": "MISSING_PARAMETER",
+        "message": '"operation_type" is a required parameter',
+        "parameter": "operation_type",
+    }
+    assert body["operation_errors"] == [[missing], [missing]]
+    # Not sent, so not echoed (no `"operation_type": null`), as for any parameter.
+    assert body["request"] == [
+        {"params": {"name": "x", "account_id": account["id"]}},
+        {"params": {"name": "y", "account_id": account["id"]}},
+    ]
+
+
+def test_json_nulls_are_not_spelled_none(sandbox: AdsClient, account: dict[str, Any]) -> None:
+    response = sandbox.post(
+        _batch(account, "campaigns"),
+        json=[
+            _campaign(account, "nulls", daily_budget_amount_local_micro=[None], entity_status=[None]),
+            {"operation_type": "", "params": {"name": "blank"}},
+        ],
+    )
+    assert response.status_code == 400, response.text
+    problems = response.json()["operation_errors"]
+    assert problems[0] == [
+        {
+            "code": "MISSING_PARAMETER",
+            "message": '"daily_budget_amount_local_micro" is a required parameter',
+            "parameter": "daily_budget_amount_local_micro",
+        }
+    ]
+    assert problems[1] == [
+        {
+            "code": "INVALID_PARAMETER",
+            "message": 'Expected a value in Create, Update, Delete, got "" for operation_type',
+            "parameter": "operation_type",
+        }
+    ]
 
 
 def test_line_item_batch_uses_the_same_rules(
@@ -283,3 +335,11 @@ def test_hundred_line_items_per_campaign(sandbox: AdsClient, account: dict[str, 
         {**batch[0]["params"], "placements": "ALL_ON_TWITTER"},
     )
     assert one_more.status_code == 400 and error_codes(one_more) == ["TOO_MANY_LINE_ITEMS"]
+
+
+def test_error_messages_spell_null_as_empty() -> None:
+    # Parsing drops JSON nulls first; the message templates hold to it for any other caller.
+    assert errors.expected("Long", None, "x").item["message"] == 'Expected Long, got "" for x'
+    assert errors.expected_one_of(("A", "B"), [None, "C"], "y").item["message"] == (
+        'Expected a value in A, B, got ",C" for y'
+    )

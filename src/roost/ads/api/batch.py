@@ -16,7 +16,7 @@ from roost.ads.api import campaigns as campaign_api
 from roost.ads.api import line_items as line_item_api
 from roost.ads.operations import ACCOUNT_ID, WRITE, AdsOperation
 from roost.ads.paging import AdsResult
-from roost.ads.params import AdsParam, Text, parse_all
+from roost.ads.params import AdsParam, Enum, Text, parse_all
 from roost.ads.pipeline import AdsCall
 from roost.storage.db import Executor
 
@@ -59,6 +59,16 @@ def _items(body: Any, max_items: int) -> list[dict[str, Any]]:
     return body
 
 
+def _operation(sent: Any, allowed: Sequence[str]) -> tuple[str | None, errors.AdsError | None]:
+    """An item's `operation_type`, checked as any required enum parameter is, so that a missing
+    one is MISSING_PARAMETER rather than a bad value."""
+    declared = (AdsParam("operation_type", Enum(tuple(allowed)), required=True),)
+    values, _, problems = parse_all(declared, {"operation_type": sent}, path={})
+    if problems:
+        return None, errors.AdsError(400, problems)
+    return values["operation_type"], None
+
+
 async def run_batch(
     call: AdsCall,
     data_type: str,
@@ -75,22 +85,19 @@ async def run_batch(
     try:
         async with call.services.db.transaction() as tx:
             for item in items:
-                operation = item.get("operation_type") if isinstance(item, dict) else None
+                sent = item.get("operation_type") if isinstance(item, dict) else None
                 raw = item.get("params") if isinstance(item, dict) else None
                 raw = raw if isinstance(raw, dict) else {}
-                error: errors.AdsError | None = None
-                if operation not in allowed_operations:
-                    choices = ", ".join(allowed_operations)
-                    error = errors.invalid_parameter(
-                        "operation_type",
-                        f'Expected a value in {choices}, got "{operation}" for operation_type',
-                    )
-                else:
+                operation, error = _operation(sent, allowed_operations)
+                if operation is not None:
                     try:
-                        data.append(await apply_item(tx, str(operation), raw))
+                        data.append(await apply_item(tx, operation, raw))
                     except errors.AdsError as failed:
                         error = failed
-                echoes.append({"params": _echo(raw, error, call.account_id), "operation_type": operation})
+                echo: dict[str, Any] = {"params": _echo(raw, error, call.account_id)}
+                if sent is not None:  # like any parameter, shown only when sent
+                    echo["operation_type"] = sent
+                echoes.append(echo)
                 problems.append(list(error.items) if error is not None else [])
             if any(problems):
                 raise _Rollback

@@ -6,9 +6,10 @@ from typing import Any
 
 from roost.ads import accounts, entities
 from roost.ads.api.lookup import requested
+from roost.ads.catalog import CURRENCIES
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
-from roost.ads.params import AdsParam, Bool, Ids, Long, Text, Time
+from roost.ads.params import AdsParam, Bool, Ids, Long, Time
 from roost.ads.params import Enum as EnumKind
 from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
@@ -107,7 +108,9 @@ OPERATIONS = [
         create_funding_instrument,
         params=(
             ACCOUNT_ID,
-            AdsParam("currency", Text(max_length=3, min_length=3), required=True),
+            # The bidding-rules table is roost's list of currencies: bids and budgets are checked
+            # against the instrument's currency there, so any other currency would have no rules.
+            AdsParam("currency", EnumKind(CURRENCIES), required=True),
             AdsParam("start_time", Time(), required=True),
             AdsParam("type", EnumKind(FUNDING_TYPES), required=True),
             AdsParam("end_time", Time()),

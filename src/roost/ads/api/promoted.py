@@ -12,6 +12,8 @@ from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
 
 SORTS = ("created_at", "updated_at", "deleted")
+# Promoted tweets and accounts also sort by `paused` (derived from entity_status, see entities).
+PAUSABLE_SORTS = (*SORTS, "paused")
 WITH_DELETED = AdsParam("with_deleted", Bool(), default=False)
 LINE_ITEM_ID = AdsParam("line_item_id", Text(max_length=64), required=True)
 
@@ -130,7 +132,7 @@ def _crud(kind: str, name: str, create: Any, create_params: tuple[AdsParam, ...]
                 ACCOUNT_ID,
                 AdsParam("line_item_ids", Ids()),
                 AdsParam(id_filter, Ids()),
-                *list_params(sort=SORTS),
+                *list_params(sort=SORTS if kind == "scheduled_promoted_tweet" else PAUSABLE_SORTS),
             ),
             category=ENTITY_READ,
             paginated=True,
