@@ -176,6 +176,15 @@ def test_delete_by_ids(api: Api, user: User) -> None:
             {"event_type": "post.create", "filter": {"user_id": "99"}},
             "$.filter.user_id: user 99 does not exist",
         ),
+        # 19 digits beyond a 64-bit id match the pattern: unknown, as any other id that is not there.
+        (
+            {"event_type": "post.create", "filter": {"user_id": "{me}"}, "webhook_id": "9999999999999999999"},
+            "WebhookIdInvalid:",
+        ),
+        (
+            {"event_type": "post.create", "filter": {"user_id": "9999999999999999999"}},
+            "$.filter.user_id: user 9999999999999999999 does not exist",
+        ),
     ],
 )
 def test_body_validation(api: Api, user: User, body: dict[str, Any], expected: str) -> None:
@@ -325,5 +334,9 @@ def test_webhook_id_of_the_app(api: Api, user: User, credentials: dict[str, Any]
         assert sub["webhook_id"] == hook["id"]
         moved = api.request("PUT", f"{SUBS}/{sub['subscription_id']}", json={"webhook_id": "77"})
         assert message_of(moved).startswith("WebhookIdInvalid:")
+        huge = api.request(
+            "PUT", f"{SUBS}/{sub['subscription_id']}", json={"webhook_id": "9999999999999999999"}
+        )
+        assert message_of(huge).startswith("WebhookIdInvalid:")
     finally:
         receiver.close()

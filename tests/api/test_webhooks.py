@@ -135,6 +135,10 @@ def test_unreachable_receiver_fails_crc(api: Api) -> None:
         "not a url",
         "https://example.com/" + "a" * 190,
         "",
+        # Accepted by urlsplit, refused by the HTTP client: a malformed IDNA label, control characters.
+        "https://xn--/x",
+        "http://localhost:8242/\u0000",
+        "http://localhost:8242/a\u007fb",
     ],
 )
 def test_url_rules(api: Api, url: str) -> None:
@@ -294,6 +298,20 @@ def test_unknown_webhook(api: Api) -> None:
     assert reason_of(api.delete(f"/2/account_activity/webhooks/42/subscriptions/{alice['id']}/all")) == (
         "WebhookIdInvalid"
     )
+
+
+def test_ids_beyond_64_bits(api: Api) -> None:
+    # 19 digits match the id pattern but overflow a 64-bit id: unknown webhooks, never a 500.
+    huge = "9999999999999999999"
+    for method in ("PUT", "DELETE"):
+        response = api.request(method, f"/2/webhooks/{huge}")
+        assert response.status_code == 400, response.text
+        assert response.json()["errors"][0]["message"] == (
+            f"The `webhook_id` query parameter value [{huge}] is not valid"
+        )
+    body = {"webhook_id": huge, "from_date": "202611251200", "to_date": "202611251200"}
+    replay = api.post("/2/webhooks/replay", json=body, conform=False)
+    assert reason_of(replay) == "WebhookIdInvalid"
 
 
 def test_oauth1_permissions_override_oauth2_scopes(api: Api, receiver: Receiver) -> None:

@@ -2,8 +2,8 @@
 
 `mode` steers the CRC answer: "ok" (the right token for `secret`), "wrong" (a 200 with a bad token),
 "redirect" (302), "error" (500), "client-error" (404) or "close" (the connection is closed without an
-answer); `crc_delay` (seconds) delays every CRC answer (for timeouts). The first `fail_posts` POSTs
-are answered with 500.
+answer); `crc_delay` (seconds) delays every CRC answer (for timeouts), `post_delay` every POST answer.
+The first `fail_posts` POSTs are answered with 500.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class Receiver:
         self.secret = secret
         self.mode = "ok"
         self.crc_delay = 0.0
+        self.post_delay = 0.0
         self.fail_posts = 0
         self.tokens: list[str] = []
         self.posts: list[dict[str, Any]] = []
@@ -57,6 +58,8 @@ class Receiver:
 
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if receiver.post_delay:
+                    time.sleep(receiver.post_delay)
                 with receiver.lock:
                     failing = receiver.fail_posts > 0
                     receiver.fail_posts -= int(failing)

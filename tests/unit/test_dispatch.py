@@ -12,10 +12,12 @@ def test_signature_header_follows_the_brand() -> None:
 
 
 def test_retry_schedule() -> None:
-    assert retry_schedule({}) == [60, 120, 240]
+    default = retry_schedule({})
+    # Three retries with growing gaps, the last about 5 minutes after the first attempt (the platform's).
+    assert default == [30, 90, 180] and sum(default) == 300
     assert retry_schedule({"delivery_retry_schedule": "1, 2"}) == [1, 2]
     assert retry_schedule({"delivery_retry_schedule": ""}) == []
-    assert retry_schedule({"delivery_retry_schedule": "x"}) == [60, 120, 240]
+    assert retry_schedule({"delivery_retry_schedule": "x"}) == default
 
 
 def test_v1_status() -> None:

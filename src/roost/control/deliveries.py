@@ -12,6 +12,7 @@ from roost.control.routes import OrjsonResponse
 from roost.control.state import ServerState
 from roost.core import jsonio
 from roost.core.clock import iso_ms
+from roost.core.params import MAX_ID
 from roost.storage.db import Row
 from roost.storage.deliveries import DeliveryStore
 
@@ -42,7 +43,9 @@ def render_delivery(row: Row) -> dict[str, Any]:
 def delivery_routes(state: ServerState) -> list[BaseRoute]:
     async def deliveries(request: Request) -> Response:
         raw = request.query_params.get("webhook_id")
-        if raw is not None and not (raw.isdigit() and len(raw) <= 19):
+        # ASCII digits only (`isdigit` alone admits "²"), and no more than a 64-bit id holds.
+        numeric = raw is not None and raw.isascii() and raw.isdigit() and len(raw) <= 19
+        if raw is not None and not (numeric and int(raw) <= MAX_ID):
             return OrjsonResponse({"error": "webhook_id must be a numeric id"}, status_code=400)
         store = DeliveryStore(state.services.db)
         rows = await store.listing(int(raw) if raw is not None else None)

@@ -14,7 +14,7 @@ from typing import Any
 from roost.auth.principals import Principal
 from roost.core import errors, pagination
 from roost.core.clock import iso_ms, parse_rfc3339
-from roost.core.params import ParamError
+from roost.core.params import MAX_ID, ParamError
 from roost.services import Services
 from roost.storage import activity as rows
 from roost.storage.activity import ActivityStore
@@ -157,8 +157,9 @@ def _id_value(body: dict[str, Any], name: str, prefix: str = "$") -> int | None:
     value = _string(body, name, prefix)
     if value is None:
         return None
-    if _ID.fullmatch(value) is None or int(value) >= 1 << 63:
+    if _ID.fullmatch(value) is None:
         raise _invalid(f"{prefix}.{name}: does not match the regex pattern {ID_PATTERN}")
+    # Values above MAX_ID match the pattern; they are refused as unknown ids, before any lookup.
     return int(value)
 
 
@@ -280,7 +281,8 @@ class ActivityService:
     async def _webhook(self, app_id: int, webhook_id: int | None) -> None:
         if webhook_id is None:
             return
-        row = await self.s.webhooks.get(webhook_id)
+        # No webhook has an id beyond 64 bits (nor could SQLite look one up).
+        row = await self.s.webhooks.get(webhook_id) if webhook_id <= MAX_ID else None
         if row is None or int(row["app_id"]) != app_id:
             raise errors.webhook_failure(
                 "WebhookIdInvalid", f"Webhook id {webhook_id} is not valid for this app"
@@ -302,7 +304,7 @@ class ActivityService:
         webhook_id = _id_value(body, "webhook_id")
         self._authorise(principal, event_type, user_id)
         await self._webhook(principal.app_id, webhook_id)
-        if user_id is not None and await self.s.users.get(user_id) is None:
+        if user_id is not None and (user_id > MAX_ID or await self.s.users.get(user_id) is None):
             raise _invalid(f"$.filter.user_id: user {user_id} does not exist")
         limit = self.limit()
         row = {

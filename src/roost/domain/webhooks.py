@@ -17,8 +17,9 @@ from urllib.parse import urlsplit
 from roost.auth.principals import Principal
 from roost.core import errors
 from roost.core.clock import iso_ms
+from roost.core.params import MAX_ID
 from roost.events import replay
-from roost.events.crc import judge, reply_limit, run_crc
+from roost.events.crc import judge, reply_limit, requestable, run_crc
 from roost.services import Services
 from roost.storage import replays
 from roost.storage import webhooks as rows
@@ -58,7 +59,7 @@ def check_url(url: Any, strict: bool) -> str:
     except ValueError:
         raise errors.webhook_failure("UrlValidationFailed", "The URL is not well formed") from None
     host = parts.hostname or ""
-    if parts.scheme not in ("http", "https") or not host:
+    if parts.scheme not in ("http", "https") or not host or not requestable(url):
         raise errors.webhook_failure("UrlValidationFailed", "The URL is not well formed")
     if is_loopback_host(host) and not strict:
         return url
@@ -127,7 +128,8 @@ class WebhookService:
         )
 
     async def owned(self, app_id: int, webhook_id: int) -> Row:
-        row = await self.s.webhooks.get(webhook_id)
+        # 19 digits can exceed a 64-bit id (and SQLite's INTEGER): no webhook has such an id.
+        row = await self.s.webhooks.get(webhook_id) if webhook_id <= MAX_ID else None
         if row is None or int(row["app_id"]) != app_id:
             raise _invalid_id(webhook_id)
         return row
@@ -174,6 +176,8 @@ class WebhookService:
         return [render_webhook(row, fields) for row in await self.s.webhooks.of_app(app_id)]
 
     async def delete(self, app_id: int, webhook_id: int) -> None:
+        if webhook_id > MAX_ID:  # as in `owned`
+            raise _invalid_id(webhook_id)
         async with self.s.db.transaction() as tx:
             row = await rows.get_webhook_tx(tx, webhook_id)
             if row is None or int(row["app_id"]) != app_id:

@@ -30,7 +30,7 @@ from roost.services import Services
 from roost.storage.aaa import AaaStore
 from roost.storage.db import Row
 
-__all__ = ["aaa_outgoing", "v1_status", "v1_time", "v1_user"]
+__all__ = ["aaa_outgoing", "legacy_dm_entities", "v1_status", "v1_time", "v1_user"]
 
 ONE_TO_ONE = re.compile(r"^([0-9]{1,19})-([0-9]{1,19})$")
 MESSAGE_CREATE = "MessageCreate"
@@ -223,12 +223,15 @@ def _other_participant(conversation_id: str, user_id: int) -> int | None:
     return high if user_id == low else low
 
 
-async def _dm_entities(event: _Event, stored: str | None) -> dict[str, Any]:
+async def legacy_dm_entities(services: Services, stored: str | None) -> dict[str, Any]:
+    """A DM's stored (v2-shaped) entities as the legacy `message_data.entities`: hashtags, symbols,
+    user_mentions and urls with `indices`, every key present even when empty. Shared by account
+    activity and activity events (`dm.sent`/`dm.received`), which carry the same legacy DM event."""
     entities = jsonio.loads(stored) if stored else {}
     names = [m["username"] for m in entities.get("mentions") or ()]
     by_name: dict[str, Row] = {}
     if names:
-        for row in await event.services.users.get_many_by_username(names):
+        for row in await services.users.get_many_by_username(names):
             by_name[str(row["username_lower"])] = row
     for mention in entities.get("mentions") or ():
         row = by_name.get(str(mention["username"]).lower())
@@ -277,7 +280,7 @@ async def _dm_message(event: _Event) -> list[Outgoing]:
     recipient_id = other if user_id == sender_id else user_id
     message_data: dict[str, Any] = {
         "text": message["text"] or "",
-        "entities": await _dm_entities(event, message["entities"]),
+        "entities": await legacy_dm_entities(event.services, message["entities"]),
     }
     attachment = await _dm_attachment(event, message["attachments"])
     if attachment is not None:

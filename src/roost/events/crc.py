@@ -33,6 +33,18 @@ def signature(consumer_secret: str, message: str | bytes) -> str:
     return "sha256=" + base64.b64encode(digest).decode("ascii")
 
 
+def requestable(url: str) -> bool:
+    """Whether the HTTP client can build the CRC request for `url`. Its parser is stricter than
+    `urlsplit` (control characters, malformed IDNA labels such as `xn--`), and a URL it cannot
+    request must be refused as malformed, not crash the check."""
+    try:
+        request = httpx.Request("GET", url, params={"crc_token": "-"})
+        _ = request.url.host  # decodes the IDNA labels, which building the request may not do
+    except (httpx.InvalidURL, ValueError):  # idna.IDNAError is a UnicodeError, hence a ValueError
+        return False
+    return True
+
+
 def reply_limit(settings: Settings) -> float:
     """The CRC reply deadline: the feature setting `crc_timeout_seconds`, else 10 s (the v2 docs)."""
     value = settings.number("crc_timeout_seconds", REPLY_LIMIT_S, positive=True)

@@ -4,8 +4,8 @@ One background task per server. Each tick reads the events after a persisted cur
 delivery row per (subscribed valid webhook, event) in the same transaction that moves the cursor (so a
 crash loses nothing: duplicates are allowed, loss is not), then POSTs the deliveries that are due.
 A delivery succeeds only on HTTP 200; otherwise it is retried after each delay of the feature setting
-`delivery_retry_schedule` (seconds, comma-separated; default "60,120,240") by `services.clock`, then
-marked failed.
+`delivery_retry_schedule` (seconds, comma-separated; default "30,90,180") by `services.clock`, then
+marked failed. A reply not received within DELIVERY_REPLY_LIMIT_S counts as a failure.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import aiohttp
 
 from roost.events.aaa import aaa_outgoing
-from roost.events.crc import REPLY_LIMIT_S, signature
+from roost.events.crc import signature
 from roost.events.replay import advance_replays
 from roost.events.schedule import CrcScheduler
 from roost.events.stream_hooks import StreamHooks
@@ -37,7 +37,10 @@ EVENT_BATCH = 200
 HOUSEKEEPING_S = 0.2  # CRC schedule and replay jobs: at most this often, and at once after a clock move
 MAX_IN_FLIGHT = 256
 MAX_IN_FLIGHT_PER_WEBHOOK = 64
-DEFAULT_RETRY_SCHEDULE = "60,120,240"
+# The platform retries "up to 3 times over about 5 minutes": growing gaps, the last attempt at 300 s.
+DEFAULT_RETRY_SCHEDULE = "30,90,180"
+# The platform counts "no reply within ~3 s" as a failed delivery (the CRC deadline is separate).
+DELIVERY_REPLY_LIMIT_S = 3.0
 EVENT_ID_HEADER = "x-roost-event-id"
 
 
@@ -82,7 +85,7 @@ class Dispatcher:
         connector = aiohttp.TCPConnector(limit=MAX_IN_FLIGHT, limit_per_host=MAX_IN_FLIGHT_PER_WEBHOOK)
         self._session = aiohttp.ClientSession(
             connector=connector,
-            timeout=aiohttp.ClientTimeout(total=REPLY_LIMIT_S),
+            timeout=aiohttp.ClientTimeout(total=DELIVERY_REPLY_LIMIT_S),
             trust_env=False,
             auto_decompress=False,
         )

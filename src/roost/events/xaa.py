@@ -19,6 +19,7 @@ from roost.core.fields import RenderContext
 from roost.domain.activity import render_filter
 from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
+from roost.events.aaa import legacy_dm_entities
 from roost.events.outgoing import Outgoing
 from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail
 from roost.services import Services
@@ -239,7 +240,7 @@ async def _dm_payload(services: Services, payload: dict[str, Any], event: Row) -
     }
     if event_type == "MessageCreate":
         message: dict[str, Any] = {"text": row["text"] or ""}
-        message["entities"] = jsonio.loads(row["entities"]) if row["entities"] else {}
+        message["entities"] = await legacy_dm_entities(services, row["entities"])
         if row["attachments"]:
             message["attachment"] = jsonio.loads(row["attachments"])
         created: dict[str, Any] = {"sender_id": str(sender), "message_data": message}

@@ -53,12 +53,12 @@ def envelopes(receiver: Receiver, hook: dict[str, Any]) -> list[dict[str, Any]]:
     return [json.loads(post["raw"]) for post in receiver.received(urlsplit(hook["url"]).path)]
 
 
-def send_dm(api: Api, sender: User, recipient: User) -> str:
+def send_dm(api: Api, sender: User, recipient: User, text: str = "hello there") -> str:
     response = api.post(
         f"/2/dm_conversations/with/{recipient['id']}/messages",
         auth="none",
         headers=bearer(sender),
-        json={"text": "hello there"},
+        json={"text": text},
     )
     assert response.status_code == 201, response.text
     event_id: str = response.json()["data"]["dm_event_id"]
@@ -171,6 +171,49 @@ def test_dm_direction_filter(api: Api, receiver: Receiver) -> None:
     assert item["message_create"]["message_data"]["text"] == "hello there"
     assert "participant_ids" not in item
     assert received["payload"]["users"][alice["id"]]["data"]["id"] == alice["id"]
+
+
+def test_dm_entities_are_the_legacy_ones(api: Api, receiver: Receiver) -> None:
+    """`dm.sent` carries the legacy DM event, entities included, as account activity does."""
+    alice, bob = new_user(api), new_user(api, name="Bob Example")
+    hook = make_hook(api, receiver)
+    subscribe(
+        api, {"event_type": "dm.sent", "filter": {"user_id": alice["id"]}, "webhook_id": hook["id"]}, alice
+    )
+    text = f"hi #there @{bob['username']} $ROO https://example.com"
+    send_dm(api, alice, bob, text)
+    send_dm(api, alice, bob, "no entities here")
+    got = wait_for(lambda: len(envelopes(receiver, hook)) >= 2 and envelopes(receiver, hook))
+    by_text = {
+        data["text"]: data["entities"]
+        for data in (
+            e["data"]["payload"]["direct_message_events"][0]["message_create"]["message_data"] for e in got
+        )
+    }
+    mention_at = text.index("@")
+    url_at = text.index("https://")
+    assert by_text[text] == {
+        "hashtags": [{"text": "there", "indices": [3, 9]}],
+        "symbols": [{"text": "ROO", "indices": [mention_at + len(bob["username"]) + 2, url_at - 1]}],
+        "user_mentions": [
+            {
+                "screen_name": bob["username"],
+                "name": "Bob Example",
+                "id": int(bob["id"]),
+                "id_str": bob["id"],
+                "indices": [mention_at, mention_at + 1 + len(bob["username"])],
+            }
+        ],
+        "urls": [
+            {
+                "url": "https://example.com",
+                "expanded_url": "https://example.com",
+                "display_url": "example.com",
+                "indices": [url_at, len(text)],
+            }
+        ],
+    }
+    assert by_text["no entities here"] == {"hashtags": [], "symbols": [], "user_mentions": [], "urls": []}
 
 
 def test_stream_sees_post_create(api: Api, server: LiveServer) -> None:

@@ -103,7 +103,8 @@ def test_failed_delivery_is_retried_after_the_schedule(api: Api, receiver: Recei
     time.sleep(0.5)
     assert len(receiver.received(path_of(hook))) == 1  # not before the retry is due
 
-    clock = api.http.post("/_roost/clock", json={"advance_seconds": 61})
+    # The default schedule's first retry is 30 s later (three retries within about 5 minutes).
+    clock = api.http.post("/_roost/clock", json={"advance_seconds": 31})
     assert clock.status_code == 200
     got = wait_for(lambda: len(receiver.received(path_of(hook))) >= 2 and receiver.received(path_of(hook)))
     assert [post["status"] for post in got] == [500, 200]
@@ -131,6 +132,17 @@ def test_retries_run_out(api: Api, receiver: Receiver, server: LiveServer) -> No
         assert len(receiver.received(path_of(hook))) == 2
     finally:
         server.settings.extra.pop("delivery_retry_schedule", None)
+
+
+def test_a_reply_later_than_three_seconds_is_a_failure(api: Api, receiver: Receiver) -> None:
+    hook = make_hook(api, receiver)
+    grace = new_user(api)
+    subscribe(api, hook["id"], grace)
+    receiver.post_delay = 4.0  # past the platform's ~3 s, well within the CRC's 10 s
+    create_ok(api, grace)
+    [row] = wait_for(lambda: [r for r in deliveries(api, hook["id"]) if r["attempts"] == 1], timeout=8.0)
+    assert row["state"] == "pending" and row["last_status"] is None and row["next_attempt_at"]
+    assert 2900 <= row["last_latency_ms"] < 4000
 
 
 def test_invalid_webhook_gets_nothing(api: Api, receiver: Receiver) -> None:
@@ -167,6 +179,12 @@ def test_deliveries_listing_rejects_a_bad_id(api: Api) -> None:
         "data": [],
         "meta": {"result_count": 0},
     }
+
+
+def test_deliveries_listing_rejects_ids_it_cannot_hold(api: Api) -> None:
+    for raw in ("9999999999999999999", "\u00b2"):  # beyond 64 bits; a digit that is not ASCII
+        response = api.http.get("/_roost/deliveries", params={"webhook_id": raw})
+        assert response.status_code == 400, response.text
 
 
 def test_pending_delivery_survives_a_restart(receiver: Receiver) -> None:
