@@ -241,11 +241,13 @@ async def legacy_dm_entities(services: Services, stored: str | None) -> dict[str
     return v1_entities(entities, users)
 
 
-async def _dm_attachment(event: _Event, stored: str | None) -> dict[str, Any] | None:
+async def legacy_dm_attachment(services: Services, stored: str | None) -> dict[str, Any] | None:
+    """A DM's stored attachment (`{"media_keys": [...]}`) as the legacy `message_data.attachment`;
+    shared, like the entities, by account activity and activity events."""
     keys = (jsonio.loads(stored) if stored else {}).get("media_keys") or []
     if not keys:
         return None
-    rows = await event.services.users.media_many(keys[:1])
+    rows = await services.users.media_many(keys[:1])
     if not rows:
         return None
     media = rows[0]
@@ -282,7 +284,7 @@ async def _dm_message(event: _Event) -> list[Outgoing]:
         "text": message["text"] or "",
         "entities": await legacy_dm_entities(event.services, message["entities"]),
     }
-    attachment = await _dm_attachment(event, message["attachments"])
+    attachment = await legacy_dm_attachment(event.services, message["attachments"])
     if attachment is not None:
         message_data["attachment"] = attachment
     item = {

@@ -19,7 +19,7 @@ from roost.core.fields import RenderContext
 from roost.domain.activity import render_filter
 from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
-from roost.events.aaa import legacy_dm_entities
+from roost.events.aaa import legacy_dm_attachment, legacy_dm_entities
 from roost.events.outgoing import Outgoing
 from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail
 from roost.services import Services
@@ -241,8 +241,9 @@ async def _dm_payload(services: Services, payload: dict[str, Any], event: Row) -
     if event_type == "MessageCreate":
         message: dict[str, Any] = {"text": row["text"] or ""}
         message["entities"] = await legacy_dm_entities(services, row["entities"])
-        if row["attachments"]:
-            message["attachment"] = jsonio.loads(row["attachments"])
+        attachment = await legacy_dm_attachment(services, row["attachments"])
+        if attachment is not None:
+            message["attachment"] = attachment
         created: dict[str, Any] = {"sender_id": str(sender), "message_data": message}
         if event["kind"] == "dm.received" and event["user_id"] is not None:
             created["target"] = {"recipient_id": str(event["user_id"])}

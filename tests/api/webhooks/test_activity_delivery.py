@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from tests.api.helpers import User, bearer, create_ok, delete_as, new_user
+from tests.api.helpers import User, bearer, create_ok, delete_as, import_media, new_user
 from tests.api.webhooks.helpers import make_hook, wait_for
 from tests.support.client import Api
 from tests.support.receiver import Receiver
@@ -267,3 +267,33 @@ def test_stream_backfill_and_connection_limit(api: Api, server: LiveServer) -> N
 def _opens(client: httpx.Client, headers: dict[str, str]) -> bool:
     with client.stream("GET", "/2/activity/stream", headers=headers) as response:
         return response.status_code == 200
+
+
+def test_dm_attachment_is_the_legacy_media_object(api: Api, receiver: Receiver) -> None:
+    """`dm.received` with a photo carries the legacy `attachment` ({"type": "media", ...}), as account
+    activity does, not the stored media keys."""
+    alice, bob = new_user(api), new_user(api)
+    media = import_media(api, url="https://pbs.example/photo.jpg")
+    hook = make_hook(api, receiver)
+    subscribe(
+        api, {"event_type": "dm.received", "filter": {"user_id": bob["id"]}, "webhook_id": hook["id"]}, bob
+    )
+    response = api.post(
+        f"/2/dm_conversations/with/{bob['id']}/messages",
+        auth="none",
+        headers=bearer(alice),
+        json={"text": "a photo", "attachments": [{"media_id": media["id"]}]},
+    )
+    assert response.status_code == 201, response.text
+    got = wait_for(lambda: envelopes(receiver, hook))
+    message = got[0]["data"]["payload"]["direct_message_events"][0]["message_create"]["message_data"]
+    assert message["attachment"] == {
+        "type": "media",
+        "media": {
+            "id": int(media["id"]),
+            "id_str": media["id"],
+            "media_url": "http://pbs.example/photo.jpg",
+            "media_url_https": "https://pbs.example/photo.jpg",
+            "type": "photo",
+        },
+    }
