@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 
 from roost.ads import entities
 from roost.ads.accounts import COMPOSER_ROLES, PERMISSIONS, create_account
+from roost.ads.catalog import CURRENCIES
 from roost.ads.operations import ACCOUNT_HISTORY, ADVERTISER_USER_ID, RECOMMENDATIONS
 from roost.control.routes import OrjsonResponse, _json, numeric_id
 from roost.control.state import ServerState
@@ -49,8 +50,8 @@ def ads_routes(state: ServerState) -> list[BaseRoute]:
         if await services.users.get(user_id) is None:
             raise errors.not_found_problem("No such user.")
         currency = str(body.get("currency") or "USD")
-        if len(currency) != 3 or not currency.isalpha():
-            raise errors.invalid_body("currency: a three-letter ISO 4217 code is expected")
+        if currency not in CURRENCIES:  # the codes the ads API itself accepts (funding instruments)
+            raise errors.invalid_body(f"currency: one of {', '.join(CURRENCIES)} is expected")
         name = body.get("name")
         async with services.db.transaction() as tx:
             created = await create_account(
@@ -60,7 +61,7 @@ def ads_routes(state: ServerState) -> list[BaseRoute]:
                 sandbox=bool(body.get("sandbox", False)),
                 now_ms=services.clock.now_ms(),
                 name=str(name) if isinstance(name, str) and name else None,
-                currency=currency.upper(),
+                currency=currency,
             )
         return OrjsonResponse(created, status_code=201)
 

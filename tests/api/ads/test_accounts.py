@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 from tests.api.ads.helpers import AdsClient, error_codes
+from tests.support.server import LiveServer
 
 DEMO_ACCOUNT = "18ce54d4x5t"
 DEMO_SANDBOX = "gq1844"
@@ -259,3 +261,17 @@ def test_nul_characters_are_refused_not_stored(ads: AdsClient) -> None:
     assert in_filter.status_code == 400 and error_codes(in_filter) == ["INVALID_PARAMETER"]
     in_path = ads.get("/accounts/abc%00def/campaigns")
     assert in_path.status_code == 400 and in_path.json()["errors"][0]["parameter"] == "account_id"
+
+
+def test_control_plane_accounts_take_only_known_currencies(
+    server: LiveServer, credentials: dict[str, Any]
+) -> None:
+    """Accounts made through /_roost get the same currencies the ads API accepts for instruments."""
+    url = f"{server.base_url}/_roost/ads/accounts"
+    user_id = credentials["user_id"]
+    for currency in ("QQQ", "usd", "US1"):
+        refused = httpx.post(url, json={"user_id": user_id, "currency": currency, "sandbox": True})
+        assert refused.status_code == 400, refused.text
+        assert "currency: one of" in refused.text and "EUR" in refused.text
+    made = httpx.post(url, json={"user_id": user_id, "currency": "EUR", "sandbox": True})
+    assert made.status_code == 201, made.text
