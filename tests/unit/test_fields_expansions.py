@@ -19,6 +19,9 @@ TWEET_EXPANSIONS_LIST = (
 USER_EXPANSIONS_LIST = (
     "pinned_tweet_id,most_recent_tweet_id,affiliation.user_id,pinned_post_id,most_recent_post_id,affiliation"
 )
+# What a request in tweet names is told: the tweet names only (live traffic).
+TWEET_MODE_LIST = TWEET_EXPANSIONS_LIST.split(",edit_history_post_ids,")[0]
+USER_TWEET_MODE_LIST = "pinned_tweet_id,most_recent_tweet_id,affiliation.user_id"
 
 
 class TestExpansions:
@@ -49,7 +52,17 @@ class TestExpansions:
             (
                 "expansions",
                 raw,
-                f"The `expansions` query parameter value [{bad}] is not one of [{TWEET_EXPANSIONS_LIST}]",
+                f"The `expansions` query parameter value [{bad}] is not one of [{TWEET_MODE_LIST}]",
+            )
+        ]
+
+    def test_bad_expansion_in_post_names_lists_both_vocabularies(self) -> None:
+        _, problems = ENGINE.parse("tweet", {"expansions": "foo", "post.fields": "id"})
+        assert problems == [
+            (
+                "expansions",
+                "foo",
+                f"The `expansions` query parameter value [foo] is not one of [{TWEET_EXPANSIONS_LIST}]",
             )
         ]
 
@@ -59,7 +72,7 @@ class TestExpansions:
             (
                 "expansions",
                 "author_id",
-                f"The `expansions` query parameter value [author_id] is not one of [{USER_EXPANSIONS_LIST}]",
+                f"The `expansions` query parameter value [author_id] is not one of [{USER_TWEET_MODE_LIST}]",
             )
         ]
 

@@ -212,7 +212,12 @@ class FieldsEngine:
             for item in raw_expansions.split(","):
                 expansion = by_name.get(item)
                 if expansion is None:
-                    allowed = ",".join(self.expansion_names(primary))
+                    # Live traffic: a request in tweet names is told the tweet names only (the post
+                    # ones are still accepted); one in post names gets roost's whole list.
+                    names = self.expansion_names(primary)
+                    if vocab == TWEET_VOCAB:
+                        names = [expansion.name for expansion in self.expansions.get(primary, ())]
+                    allowed = ",".join(names)
                     message = f"The `expansions` query parameter value [{item}] is not one of [{allowed}]"
                     problems.append(("expansions", raw_expansions, message))
                     break
