@@ -133,7 +133,11 @@ def test_post_lookup_by_ids_reports_missing_ids(app_client: Client, seed: Seed) 
 
 
 def test_expansion_ids_are_in_the_post(app_client: Client, seed: Seed) -> None:
-    got = app_client.posts.get_by_id(seed.rich_post["id"], expansions=EXPANSIONS)
+    # Expansions alone leave the answer in tweet names, as live traffic does, so xdk's post-named
+    # model finds no `referenced_posts`; any `post.fields` switches the answer to post names.
+    tweet_named = app_client.posts.get_by_id(seed.rich_post["id"], expansions=EXPANSIONS)
+    assert tweet_named.data is not None and not tweet_named.data.referenced_posts
+    got = app_client.posts.get_by_id(seed.rich_post["id"], expansions=EXPANSIONS, post_fields=["id"])
     assert got.includes is not None and got.includes.users  # the expansion itself works
     post = got.data
     assert post is not None
