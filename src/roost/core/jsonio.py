@@ -16,3 +16,24 @@ def loads(data: bytes | str) -> Any:
 
 
 JSONDecodeError = orjson.JSONDecodeError
+
+
+def type_name(value: Any) -> str:
+    """The JSON Schema name of a decoded value, as the platform's body validator words it
+    (`$.x: string found, integer expected`)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def shown(value: Any) -> str:
+    """A body value as the platform echoes it in messages: strings as they are, the rest as JSON."""
+    return value if isinstance(value, str) else orjson.dumps(value).decode()

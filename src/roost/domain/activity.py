@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from roost.auth.principals import Principal
-from roost.core import errors, pagination
+from roost.core import errors, jsonio, pagination
 from roost.core.clock import iso_ms, parse_rfc3339
 from roost.core.params import MAX_ID, ParamError
 from roost.services import Services
@@ -117,20 +117,6 @@ def _family(event_type: str) -> str:
     return event_type.split(".", 1)[0] + "."
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 def _invalid(message: str) -> errors.ApiError:
     return errors.invalid_body(message)
 
@@ -149,7 +135,7 @@ def _string(body: dict[str, Any], name: str, prefix: str = "$") -> str | None:
         return None
     value = body[name]
     if not isinstance(value, str):
-        raise _invalid(f"{prefix}.{name}: {_json_type(value)} found, string expected")
+        raise _invalid(f"{prefix}.{name}: {jsonio.type_name(value)} found, string expected")
     return value
 
 
@@ -177,7 +163,7 @@ def _tag(body: dict[str, Any]) -> str | None:
 def event_type_of(raw: Any, now_ms: int) -> str:
     """The canonical event type for a requested name (legacy names mapped while they are accepted)."""
     if not isinstance(raw, str):
-        raise _invalid(f"$.event_type: {_json_type(raw)} found, string expected")
+        raise _invalid(f"$.event_type: {jsonio.type_name(raw)} found, string expected")
     if raw in _EVENT_TYPE_SET:
         return raw
     modern = LEGACY_EVENT_TYPES.get(raw)
@@ -228,7 +214,7 @@ class ActivityService:
 
     def _filter(self, event_type: str, raw: Any) -> tuple[int | None, str | None, str | None]:
         if not isinstance(raw, dict):
-            raise _invalid(f"$.filter: {_json_type(raw)} found, object expected")
+            raise _invalid(f"$.filter: {jsonio.type_name(raw)} found, object expected")
         _no_extra(raw, FILTER_FIELDS, "$.filter")
         user_id = _id_value(raw, "user_id", "$.filter")
         keyword = _string(raw, "keyword", "$.filter")

@@ -100,33 +100,14 @@ BODY = Shape(
 )
 
 
-def json_type(value: Any) -> str:
-    """The JSON Schema name of a decoded value, as the platform's validator words it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-def shown(value: Any) -> str:
-    """A body value as the platform echoes it in messages: strings as is, anything else as JSON."""
-    return value if isinstance(value, str) else jsonio.dumps(value).decode()
-
-
 def field_error(name: str, value: Any, message: str) -> errors.ApiError:
     """A value error naming the member the way the platform names body ids: dotted, with its raw value."""
-    return errors.invalid_request([errors.param_error(name, shown(value), message)])
+    return errors.invalid_request([errors.param_error(name, jsonio.shown(value), message)])
 
 
 def pattern_error(name: str, value: Any) -> errors.ApiError:
-    return field_error(name, value, f"The `{name}` field value [{shown(value)}] does not match {ID_PATTERN}")
+    shown = jsonio.shown(value)
+    return field_error(name, value, f"The `{name}` field value [{shown}] does not match {ID_PATTERN}")
 
 
 def is_id(value: Any) -> bool:
@@ -174,13 +155,11 @@ def _check(value: Any, shape: Shape, path: str, name: str) -> None:
         return
     if shape.kind == "enum":
         if value not in REPLY_SETTINGS:
-            raise field_error(
-                name,
-                value,
-                f"The `{name}` field value [{shown(value)}] is not one of [{','.join(REPLY_SETTINGS)}]",
-            )
+            allowed = ",".join(REPLY_SETTINGS)
+            message = f"The `{name}` field value [{jsonio.shown(value)}] is not one of [{allowed}]"
+            raise field_error(name, value, message)
         return
-    found = json_type(value)
+    found = jsonio.type_name(value)
     if found != shape.kind:
         raise errors.invalid_body(f"{path}: {found} found, {shape.kind} expected")
     if shape.kind == "object":

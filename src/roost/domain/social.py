@@ -33,22 +33,6 @@ def require_self(principal_user_id: int | None, path_user_id: int) -> None:
         raise errors.forbidden(NOT_PERMITTED)
 
 
-def _shown(value: Any) -> str:
-    return value if isinstance(value, str) else jsonio.dumps(value).decode()
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "null" if value is None else "object"
-
-
 def body_id(body: Any, name: str) -> int:
     """The one id field of a like / follow / mute body, checked like the platform's schema."""
     if not isinstance(body, dict):
@@ -62,7 +46,7 @@ def body_id(body: Any, name: str) -> int:
         raise errors.invalid_body(f"$.{name}: is missing but it is required")
     value = body[name]
     if not isinstance(value, str):
-        raise errors.invalid_body(f"$.{name}: {_json_type(value)} found, string expected")
+        raise errors.invalid_body(f"$.{name}: {jsonio.type_name(value)} found, string expected")
     if not value.isascii() or not value.isdigit() or len(value) > 19:
         raise _bad(name, value, f"The `{name}` field value [{value}] does not match ^[0-9]{{1,19}}$")
     number = int(value)
@@ -72,7 +56,7 @@ def body_id(body: Any, name: str) -> int:
 
 
 def _bad(name: str, value: Any, message: str) -> errors.ApiError:
-    return errors.invalid_request([errors.param_error(name, _shown(value), message)])
+    return errors.invalid_request([errors.param_error(name, jsonio.shown(value), message)])
 
 
 def _not_found(kind: str, name: str, value: int) -> errors.ApiError:

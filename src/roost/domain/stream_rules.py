@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from roost.auth.principals import Principal
-from roost.core import errors, pagination
+from roost.core import errors, jsonio, pagination
 from roost.core.clock import iso_ms
 from roost.core.params import ParamError
 from roost.search.ast import Query, QueryError
@@ -73,25 +73,13 @@ def render_rule(row: Row | dict[str, Any]) -> dict[str, Any]:
 # ---- body checks (the platform's schema-validation texts, as elsewhere in roost) -------------
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "integer" if isinstance(value, int) else "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 def _invalid(message: str) -> errors.ApiError:
     return errors.invalid_body(message)
 
 
 def _expect(value: Any, wanted: str, where: str) -> None:
-    if _json_type(value) != wanted:
-        raise _invalid(f"{where}: {_json_type(value)} found, {wanted} expected")
+    if jsonio.type_name(value) != wanted:
+        raise _invalid(f"{where}: {jsonio.type_name(value)} found, {wanted} expected")
 
 
 def _no_extra(body: dict[str, Any], allowed: set[str], where: str) -> None:
