@@ -19,6 +19,7 @@ def limited() -> Iterator[Api]:
             "findMyUser": {"user": 3},
             "findTweetById": {"app": 4},
             "createTweet": {"daily_user": 2, "daily_app": 50},
+            "deleteWebhooks": {"app": 3},
         },
     ).start()
     creds = httpx.get(live.base_url + "/_roost/credentials", timeout=30).json()
@@ -82,3 +83,16 @@ def test_daily_post_cap_headers_and_refusal(limited: Api) -> None:
     assert window[1] == window[0] - 1 and window[2] == window[1] - 1
     assert response.headers["x-user-limit-24hour-remaining"] == "0"
     assert response.json()["title"] == "Too Many Requests"
+
+
+def test_webhook_management_counts_user_context_in_the_apps_window(limited: Api) -> None:
+    # 450 per app whatever the credentials: OAuth 1.0a calls take from the app-only caller's window.
+    path = "/2/webhooks/1234"
+    seen = []
+    for auth in ("app", "oauth1", "app"):
+        response = limited.delete(path, auth=auth, conform=False)
+        assert response.status_code == 400  # no such webhook, but the call counted
+        seen.append((response.headers["x-rate-limit-limit"], response.headers["x-rate-limit-remaining"]))
+    assert seen == [("3", "2"), ("3", "1"), ("3", "0")]
+    refused = limited.delete(path, auth="oauth1", conform=False)
+    assert refused.status_code == 429 and refused.headers["x-rate-limit-remaining"] == "0"

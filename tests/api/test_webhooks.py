@@ -218,6 +218,25 @@ def test_webhooks_need_app_only(api: Api, receiver: Receiver) -> None:
     response = api.get("/2/webhooks", auth="oauth2")
     assert response.status_code == 403
     assert response.json()["type"] == PROBLEMS + "unsupported-authentication"
+    for auth in ("oauth1", "oauth2"):
+        assert api.get("/2/webhooks", auth=auth).status_code == 403
+    created = api.post("/2/webhooks", auth="oauth2", json={"url": receiver.url()})
+    assert created.status_code == 403 and receiver.tokens == []
+
+
+def test_create_validate_and_delete_take_oauth1_user_context(api: Api, receiver: Receiver) -> None:
+    # The official document's `UserToken` on these three; the list and replay stay app-only.
+    response = api.post("/2/webhooks", auth="oauth1", json={"url": receiver.url()}, conform=False)
+    assert response.status_code == 200, response.text
+    hook = response.json()["data"]
+    assert len(receiver.tokens) == 1
+    assert listing(api)["data"] == [hook]  # the app's webhook, whichever credentials made it
+    put = api.request("PUT", f"/2/webhooks/{hook['id']}", auth="oauth1")
+    assert put.status_code == 200 and put.json() == {"data": {"valid": True}}
+    assert len(receiver.tokens) == 2
+    deleted = api.delete(f"/2/webhooks/{hook['id']}", auth="oauth1")
+    assert deleted.status_code == 200 and deleted.json() == {"data": {"deleted": True}}
+    assert listing(api)["data"] == []
 
 
 # ---- account activity ---------------------------------------------------------------------------

@@ -20,11 +20,14 @@ ANY_AUTH = (APP, OAUTH1, OAUTH2)
 
 @dataclass(frozen=True)
 class RateLimit:
-    """Requests per window for app-only callers and per user (per app) for user-context callers."""
+    """Requests per window for app-only callers and per user (per app) for user-context callers;
+    `per_app`: user-context calls count in their app's window too (webhook management, 450 per app
+    whatever the credentials)."""
 
     app: int | None = None
     user: int | None = None
     window_s: int = 900
+    per_app: bool = False
 
 
 @dataclass(frozen=True)

@@ -288,7 +288,7 @@ class Pipeline:
 
     def _rate_limit(self, op: Operation, principal: Principal, now: float) -> RawHeaders:
         limits = op.rate_limit
-        if principal.kind == APP:
+        if principal.kind == APP or limits.per_app:
             limit, key = limits.app, (op.operation_id, principal.app_id)
         else:
             limit, key = limits.user, (op.operation_id, principal.app_id, principal.user_id)
@@ -312,7 +312,7 @@ class Pipeline:
         """Headers for a request refused before it was counted (no or bad credentials, wrong auth kind):
         the caller's window as it stands, so clients that always read the headers find them."""
         limits = op.rate_limit
-        user = principal is not None and principal.kind != APP
+        user = principal is not None and principal.kind != APP and not limits.per_app
         limit = (limits.user if user else limits.app) or limits.app or limits.user
         if limit is None:
             return []
@@ -537,6 +537,7 @@ def _with_limits(op: Operation, override: Mapping[str, int | None] | None) -> Op
         app=override.get("app", base.app),
         user=override.get("user", base.user),
         window_s=override.get("window_s") or base.window_s,
+        per_app=base.per_app,
     )
     cap = op.daily_cap
     if cap is not None or "daily_app" in override or "daily_user" in override:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from roost.core.operations import APP, USER_AUTH, Operation, RateLimit
+from roost.core.operations import APP, OAUTH1, USER_AUTH, Operation, RateLimit
 from roost.core.params import EnumSet, Kind, Param, Snowflake
 from roost.core.pipeline import Call
 from roost.domain.webhooks import WEBHOOK_FIELDS, WebhookService
 
 WEBHOOK_ID = Param("webhook_id", Snowflake(), required=True, in_path=True)
-WEBHOOK_LIMIT = RateLimit(app=450)
+WEBHOOK_LIMIT = RateLimit(app=450, per_app=True)
+# Creating, validating and deleting a webhook also take OAuth 1.0a user context (the official
+# document's `UserToken`); xdk prefers it for these writes when it holds both kinds of credentials.
+APP_OR_OAUTH1 = (APP, OAUTH1)
 # The official document's OAuth 2.0 scopes for subscribing and checking a subscription.
 SUBSCRIPTION_SCOPES = ("tweet.read", "users.read", "dm.read", "dm.write")
 
@@ -98,7 +101,13 @@ async def subscription_count(call: Call) -> dict[str, Any]:
 
 
 def _webhook_op(
-    operation_id: str, method: str, path: str, handler: Any, summary: str, **extra: Any
+    operation_id: str,
+    method: str,
+    path: str,
+    handler: Any,
+    summary: str,
+    auth: tuple[str, ...] = (APP,),
+    **extra: Any,
 ) -> Operation:
     extra.setdefault("rate_limit", WEBHOOK_LIMIT)
     return Operation(
@@ -106,7 +115,7 @@ def _webhook_op(
         method,
         path,
         handler,
-        (APP,),
+        auth,
         tag="Webhooks",
         summary=summary,
         **extra,
@@ -130,7 +139,9 @@ def _activity_op(
 AAA = "/2/account_activity/webhooks/{webhook_id}/subscriptions"
 
 OPERATIONS = (
-    _webhook_op("createWebhooks", "POST", "/2/webhooks", create_webhook, "Create webhook", body=True),
+    _webhook_op(
+        "createWebhooks", "POST", "/2/webhooks", create_webhook, "Create webhook", APP_OR_OAUTH1, body=True
+    ),
     _webhook_op(
         "getWebhooks",
         "GET",
@@ -145,6 +156,7 @@ OPERATIONS = (
         "/2/webhooks/{webhook_id}",
         delete_webhook,
         "Delete webhook",
+        APP_OR_OAUTH1,
         params=(WEBHOOK_ID,),
     ),
     _webhook_op(
@@ -153,6 +165,7 @@ OPERATIONS = (
         "/2/webhooks/{webhook_id}",
         validate_webhook,
         "Validate webhook",
+        APP_OR_OAUTH1,
         params=(WEBHOOK_ID,),
     ),
     _webhook_op(
