@@ -2,7 +2,8 @@
 machinery (`events/connections.py`):
 
 - `GET /2/tweets/sample/stream` (1%), `/2/tweets/sample10/stream` (10%, `partition` 1..2),
-  `/2/tweets/firehose/stream` (all, `partition` 1..20) and `/lang/{en,ja,ko,pt}`: public posts, chosen
+  `/2/tweets/firehose/stream` (all, `partition` 1..20) and `/lang/{en,ja,ko,pt}` (1..8 for `en`, 1..2
+  for the others): public posts, chosen
   by a stable hash of the post id, so every connection (and every server) picks the same posts;
 - `GET /2/tweets/compliance/stream` (post deletes and edits), `/2/users/compliance/stream` (profile
   changes), `/2/likes/compliance/stream` (unlikes) and `/2/tweets/label/stream` (roost applies no
@@ -33,7 +34,8 @@ SAMPLE10_PERCENT = 10
 FIREHOSE_PARTITIONS = 20
 SAMPLE10_PARTITIONS = 2
 COMPLIANCE_PARTITIONS = 4
-LANGS = ("en", "ja", "ko", "pt")
+# The language firehoses and their partitions (the official document: 8 for English, 2 for the rest).
+LANG_PARTITIONS = {"en": 8, "ja": 2, "ko": 2, "pt": 2}
 
 
 def stable_hash(object_id: int | str) -> int:
@@ -103,6 +105,7 @@ async def sample10(call: Call) -> Stream:
 
 def firehose(lang: str | None) -> Callable[[Call], Any]:
     endpoint = "firehose_stream" if lang is None else f"firehose_stream_lang_{lang}"
+    partitions = FIREHOSE_PARTITIONS if lang is None else LANG_PARTITIONS[lang]
 
     async def handler(call: Call) -> Stream:
         assert call.selection is not None
@@ -111,7 +114,7 @@ def firehose(lang: str | None) -> Callable[[Call], Any]:
         def keep(post: Row) -> bool:
             if lang is not None and post["lang"] != lang:
                 return False
-            return partition_of(int(post["id"]), FIREHOSE_PARTITIONS) == part
+            return partition_of(int(post["id"]), partitions) == part
 
         selector = PostSelector(call.services, call.selection, keep)
         return await open_stream(call, endpoint, selector, part)
@@ -307,10 +310,10 @@ OPERATIONS: tuple[Operation, ...] = (
             f"streamPostsFirehose{lang.capitalize()}",
             f"/2/tweets/firehose/stream/lang/{lang}",
             firehose(lang),
-            (BACKFILL, _partition(FIREHOSE_PARTITIONS), *WINDOW),
+            (BACKFILL, _partition(partitions), *WINDOW),
             f"Stream {lang} Posts",
         )
-        for lang in LANGS
+        for lang, partitions in LANG_PARTITIONS.items()
     ),
     _stream_op(
         "streamPostsCompliance",

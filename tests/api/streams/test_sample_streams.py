@@ -86,11 +86,21 @@ def test_language_firehose(api: Api, server: LiveServer, author: User) -> None:
     english = create_ok(api, author, text="plain english words here")["id"]
     japanese = create_ok(api, author, text="こんにちは、世界のみなさん")["id"]
     span = window(server, start)
-    part = str(partition_of(int(japanese), 20))
-    ids = [line["data"]["id"] for line in finite(server, api, FIREHOSE + "/lang/ja", partition=part, **span)]
+    # Each language firehose has its own partitions: 2 for Japanese, 8 for English.
+    part = partition_of(int(japanese), 2)
+    ids = [
+        line["data"]["id"] for line in finite(server, api, FIREHOSE + "/lang/ja", partition=str(part), **span)
+    ]
     assert japanese in ids and english not in ids
-    part = str(partition_of(int(english), 20))
-    ids = [line["data"]["id"] for line in finite(server, api, FIREHOSE + "/lang/en", partition=part, **span)]
+    other = [
+        line["data"]["id"]
+        for line in finite(server, api, FIREHOSE + "/lang/ja", partition=str(3 - part), **span)
+    ]
+    assert japanese not in other
+    part = partition_of(int(english), 8)
+    ids = [
+        line["data"]["id"] for line in finite(server, api, FIREHOSE + "/lang/en", partition=str(part), **span)
+    ]
     assert english in ids and japanese not in ids
 
 
@@ -135,6 +145,8 @@ def test_protected_and_deleted_posts_are_not_sent(api: Api, server: LiveServer) 
         (SAMPLE10, {}, 400),  # partition is required
         (SAMPLE10, {"partition": "3"}, 400),
         (FIREHOSE, {"partition": "21"}, 400),
+        (FIREHOSE + "/lang/en", {"partition": "9"}, 400),
+        (FIREHOSE + "/lang/pt", {"partition": "3"}, 400),
         (FIREHOSE, {"partition": "1", "backfill_minutes": "6"}, 400),
         (SAMPLE, {"start_time": "2026-01-01T00:00:00Z"}, 400),  # not a parameter of the 1% stream
         (SAMPLE, {"tweet.fields": "nope"}, 400),
