@@ -82,8 +82,12 @@ def test_post_create_and_delete_are_delivered_signed(api: Api, receiver: Receive
     assert event["status"] == {"id": post["id"], "user_id": alice["id"]}
     assert event["timestamp_ms"].isdigit()
 
-    rows = wait_for(lambda: [r for r in deliveries(api, hook["id"]) if r["state"] == "delivered"])
-    assert len(rows) == 2
+    # The receiver logs a post before its answer reaches roost: wait for both rows to settle.
+    def delivered() -> list[dict[str, Any]]:
+        return [r for r in deliveries(api, hook["id"]) if r["state"] == "delivered"]
+
+    rows = wait_for(lambda: len(delivered()) == 2 and delivered())
+    assert rows and len(rows) == 2
     assert all(row["attempts"] == 1 and row["last_status"] == 200 for row in rows)
     assert rows[0]["event_id"] == event_id and rows[0]["delivered_at"].endswith("Z")
     assert isinstance(rows[0]["last_latency_ms"], int)
