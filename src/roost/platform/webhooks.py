@@ -12,7 +12,7 @@ from roost.domain.webhooks import WEBHOOK_FIELDS, WebhookService
 WEBHOOK_ID = Param("webhook_id", Snowflake(), required=True, in_path=True)
 WEBHOOK_LIMIT = RateLimit(app=450, per_app=True)
 # Creating, validating and deleting a webhook also take OAuth 1.0a user context (the official
-# document's `UserToken`); xdk prefers it for these writes when it holds both kinds of credentials.
+# document's `UserToken`); xdk signs them so when the client holds user credentials alone.
 APP_OR_OAUTH1 = (APP, OAUTH1)
 # The official document's OAuth 2.0 scopes for subscribing and checking a subscription.
 SUBSCRIPTION_SCOPES = ("tweet.read", "users.read", "dm.read", "dm.write")
