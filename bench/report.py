@@ -63,8 +63,9 @@ def write_report(path: Path, report: dict[str, Any]) -> None:
         f"| software | Python {m['python']}, "
         + ", ".join(f"{k} {v}" for k, v in m["versions"].items())
         + f", SQLite {m['sqlite']} |",
-        "| server | one process: uvicorn, uvloop loop, httptools parser, 1 worker, log level warning, "
-        "no access log; roost with `--no-rate-limits` settings on SQLite (bench/serve.py) |",
+        "| server | one process: uvicorn, uvloop loop, httptools parser, writes joined per loop step "
+        "(`roost.serving`), 1 worker, log level warning, no access log; roost with `--no-rate-limits` "
+        "settings on SQLite (bench/serve.py) |",
         f"| baseline | bare ASGI app (200, {report['bare_body_bytes']}-byte JSON body), the same server and "
         "settings, its own process (idle while roost is measured, and the reverse) |",
         f"| generator | {report['generator_label']} |",

@@ -17,6 +17,7 @@ from types import FrameType
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 KEEP_ALIVE_S = 75  # seconds an idle client connection stays open
 GRACEFUL_S = 3  # seconds connections get to finish at shutdown before they are closed
@@ -45,7 +46,7 @@ class Server:
                 host=host,
                 port=port,
                 loop="uvloop",
-                http="httptools",
+                http=JoinedWritesProtocol,
                 log_level=log_level,
                 lifespan="on",
                 access_log=False,
@@ -83,6 +84,65 @@ class Server:
         while not self._uvicorn.started:  # set by uvicorn once its sockets listen
             await asyncio.sleep(0.01)
         self.listening.set()
+
+
+class JoinedWrites:
+    """A connection's transport whose writes within one event-loop step leave in one `write` call.
+
+    uvicorn writes a response's head and its body separately; on loopback each `write` is a system
+    call and a trip through the TCP stack, so joining them takes a sixth off a small response's cost.
+    What is written is sent when the step ends, before the loop waits for input again; closing sends
+    it first, aborting drops it as it drops the transport's own buffer.
+    """
+
+    __slots__ = ("_loop", "_pending", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._pending: list[bytes] | None = None
+
+    def write(self, data: bytes) -> None:
+        if self._pending is None:
+            self._pending = [data]
+            self._loop.call_soon(self.flush)
+        else:
+            self._pending.append(data)
+
+    def writelines(self, chunks: Any) -> None:
+        for chunk in chunks:
+            self.write(chunk)
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending:
+            self._transport.write(pending[0] if len(pending) == 1 else b"".join(pending))
+
+    def get_write_buffer_size(self) -> int:
+        pending = sum(len(chunk) for chunk in self._pending) if self._pending else 0
+        return self._transport.get_write_buffer_size() + pending
+
+    def write_eof(self) -> None:
+        self.flush()
+        self._transport.write_eof()
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._pending = None
+        self._transport.abort()
+
+    def __getattr__(self, name: str) -> Any:  # everything else is the transport's own
+        return getattr(self._transport, name)
+
+
+class JoinedWritesProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol on a `JoinedWrites` transport."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(JoinedWrites(transport, self.loop))  # type: ignore[arg-type]
 
 
 class _Uvicorn(uvicorn.Server):
