@@ -92,7 +92,8 @@ class JoinedWrites:
     uvicorn writes a response's head and its body separately; on loopback each `write` is a system
     call and a trip through the TCP stack, so joining them takes a sixth off a small response's cost.
     What is written is sent when the step ends, before the loop waits for input again; closing sends
-    it first, aborting drops it as it drops the transport's own buffer.
+    it first, aborting drops it as it drops the transport's own buffer, and a connection lost in
+    between drops it as it would have dropped a write after the loss.
     """
 
     __slots__ = ("_loop", "_pending", "_transport")
@@ -115,7 +116,8 @@ class JoinedWrites:
 
     def flush(self) -> None:
         pending, self._pending = self._pending, None
-        if pending:
+        # The connection may have been lost since the write: uvloop raises on a closed transport.
+        if pending and not self._transport.is_closing():
             self._transport.write(pending[0] if len(pending) == 1 else b"".join(pending))
 
     def get_write_buffer_size(self) -> int:

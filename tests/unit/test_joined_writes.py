@@ -17,6 +17,10 @@ class FakeTransport:
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
         self.buffered = 0
+        self.closing = False
+
+    def is_closing(self) -> bool:
+        return self.closing
 
     def write(self, data: bytes) -> None:
         self.calls.append(("write", data))
@@ -73,6 +77,18 @@ def test_close_sends_what_is_pending_and_abort_drops_it() -> None:
     closed, aborted = asyncio.run(scenario())
     assert closed == [("write", b"last words"), ("close", None)]
     assert aborted == [("abort", None)]
+
+
+def test_a_connection_lost_before_the_step_ends_gets_no_write() -> None:
+    async def scenario() -> list[tuple[str, Any]]:
+        real = FakeTransport()
+        joined = JoinedWrites(real, asyncio.get_running_loop())  # type: ignore[arg-type]
+        joined.write(b"too late")
+        real.closing = True  # uvloop would raise on a write now
+        await _step()
+        return real.calls
+
+    assert asyncio.run(scenario()) == []
 
 
 def test_eof_follows_the_pending_bytes_and_other_calls_pass_through() -> None:
