@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from tests.api.ads.helpers import AdsClient
+from tests.api.ads.helpers import demo_ads_client
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
@@ -90,14 +90,7 @@ def test_ads_operation_never_fails_the_server(
     server: LiveServer, credentials: dict[str, Any], op: AdsOperation
 ) -> None:
     for sandbox in (False, True):
-        client = AdsClient(
-            server.base_url,
-            credentials["consumer_key"],
-            credentials["consumer_secret"],
-            credentials["access_token"],
-            credentials["access_token_secret"],
-            sandbox=sandbox,
-        )
+        client = demo_ads_client(server.base_url, credentials, sandbox=sandbox)
         try:
             accounts = client.get("/accounts").json().get("data") or [{"id": "18ce54d4x5t"}]
             fixed = {"account_id": accounts[0]["id"]}

@@ -7,25 +7,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from tests.api.ads.helpers import AdsClient
+from tests.api.ads.helpers import AdsClient, demo_ads_client
 from tests.support.server import LiveServer
-
-
-def _client(server: LiveServer, credentials: dict[str, Any], **kwargs: Any) -> AdsClient:
-    return AdsClient(
-        server.base_url,
-        credentials["consumer_key"],
-        credentials["consumer_secret"],
-        credentials["access_token"],
-        credentials["access_token_secret"],
-        **kwargs,
-    )
 
 
 @pytest.fixture()
 def ads(server: LiveServer, credentials: dict[str, Any]) -> Iterator[AdsClient]:
     """The demo user on the production ads host."""
-    client = _client(server, credentials)
+    client = demo_ads_client(server.base_url, credentials)
     yield client
     client.close()
 
@@ -33,7 +22,7 @@ def ads(server: LiveServer, credentials: dict[str, Any]) -> Iterator[AdsClient]:
 @pytest.fixture()
 def sandbox(server: LiveServer, credentials: dict[str, Any]) -> Iterator[AdsClient]:
     """The demo user on the sandbox host."""
-    client = _client(server, credentials, sandbox=True)
+    client = demo_ads_client(server.base_url, credentials, sandbox=True)
     yield client
     client.close()
 

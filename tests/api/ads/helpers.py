@@ -98,5 +98,17 @@ class AdsClient:
         return self.request("DELETE", path, params, **kwargs)
 
 
+def demo_ads_client(base_url: str, credentials: Mapping[str, Any], **kwargs: Any) -> AdsClient:
+    """A client signing as the demo app's user with the credentials of `/_roost/credentials`."""
+    return AdsClient(
+        base_url,
+        credentials["consumer_key"],
+        credentials["consumer_secret"],
+        credentials["access_token"],
+        credentials["access_token_secret"],
+        **kwargs,
+    )
+
+
 def error_codes(response: httpx.Response) -> list[str]:
     return [item["code"] for item in response.json().get("errors", [])]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.api.ads.helpers import AdsClient, error_codes
+from tests.api.ads.helpers import AdsClient, demo_ads_client, error_codes
 
 DEMO_ACCOUNT = "18ce54d4x5t"
 TAX_KEYS = [
@@ -176,14 +176,7 @@ def test_tax_settings_need_access_and_the_admin_role(
 
 def test_tax_settings_on_production_and_version_11(ads: AdsClient, server: Any, credentials: Any) -> None:
     assert ads.get(f"/accounts/{DEMO_ACCOUNT}/tax_settings").status_code == 200
-    eleven = AdsClient(
-        server.base_url,
-        credentials["consumer_key"],
-        credentials["consumer_secret"],
-        credentials["access_token"],
-        credentials["access_token_secret"],
-        version="11",
-    )
+    eleven = demo_ads_client(server.base_url, credentials, version="11")
     try:
         assert eleven.get(f"/accounts/{DEMO_ACCOUNT}/tax_settings").json()["data"]["bill_to"] in (
             "NOT_SET",

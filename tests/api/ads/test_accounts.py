@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from tests.api.ads.helpers import AdsClient, error_codes
+from tests.api.ads.helpers import AdsClient, demo_ads_client, error_codes
 from tests.support.server import LiveServer
 
 DEMO_ACCOUNT = "18ce54d4x5t"
@@ -39,14 +39,7 @@ def test_sandbox_host_and_prefix_show_only_sandbox_accounts(sandbox: AdsClient, 
 
 
 def test_version_11_serves_the_same_operations(server: Any, credentials: dict[str, Any]) -> None:
-    client = AdsClient(
-        server.base_url,
-        credentials["consumer_key"],
-        credentials["consumer_secret"],
-        credentials["access_token"],
-        credentials["access_token_secret"],
-        version="11",
-    )
+    client = demo_ads_client(server.base_url, credentials, version="11")
     try:
         response = client.get(f"/accounts/{DEMO_ACCOUNT}")
         assert response.status_code == 200

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from tests.api.ads.helpers import AdsClient, error_codes
+from tests.api.ads.helpers import AdsClient, demo_ads_client, error_codes
 
 DEMO_ACCOUNT = "18ce54d4x5t"
 US = "96683cc9126741d1"
@@ -229,14 +229,7 @@ def test_line_item_placements(ads: AdsClient) -> None:
 
 
 def test_catalogs_answer_on_version_11(server: Any, credentials: dict[str, Any]) -> None:
-    client = AdsClient(
-        server.base_url,
-        credentials["consumer_key"],
-        credentials["consumer_secret"],
-        credentials["access_token"],
-        credentials["access_token_secret"],
-        version="11",
-    )
+    client = demo_ads_client(server.base_url, credentials, version="11")
     try:
         assert _ok(client.get("/targeting_criteria/languages", {"q": "fr"}))["data"]
     finally:
@@ -244,15 +237,7 @@ def test_catalogs_answer_on_version_11(server: Any, credentials: dict[str, Any])
 
 
 def _v5(server: Any, credentials: dict[str, Any]) -> AdsClient:
-    return AdsClient(
-        server.base_url,
-        credentials["consumer_key"],
-        credentials["consumer_secret"],
-        credentials["access_token"],
-        credentials["access_token_secret"],
-        sandbox=True,
-        version="5",
-    )
+    return demo_ads_client(server.base_url, credentials, sandbox=True, version="5")
 
 
 def test_recommendations_are_a_closed_beta(

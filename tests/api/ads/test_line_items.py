@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.api.ads.helpers import AdsClient, error_codes
+from tests.api.ads.helpers import AdsClient, demo_ads_client, error_codes
 from tests.support.server import LiveServer
 
 
@@ -532,14 +532,7 @@ def test_service_brand_placements(server: Any, credentials: dict[str, Any]) -> N
     live = LiveServer(tag="brand", rate_limits=False, brand="service").start()
     try:
         creds = httpx.get(live.base_url + "/_roost/credentials", timeout=30).json()
-        client = AdsClient(
-            live.base_url,
-            creds["consumer_key"],
-            creds["consumer_secret"],
-            creds["access_token"],
-            creds["access_token_secret"],
-            sandbox=True,
-        )
+        client = demo_ads_client(live.base_url, creds, sandbox=True)
         made = client.post("/accounts").json()["data"][0]
         fi = client.get(f"/accounts/{made['id']}/funding_instruments").json()["data"][0]["id"]
         acct = {"id": made["id"], "funding_instrument_id": fi}

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.api.ads.helpers import AdsClient, error_codes
+from tests.api.ads.helpers import AdsClient, demo_ads_client, error_codes
 from tests.support.server import LiveServer
 
 DEMO_ACCOUNT = "18ce54d4x5t"
@@ -18,13 +18,7 @@ DEMO_ACCOUNT = "18ce54d4x5t"
 def limited() -> Iterator[AdsClient]:
     live = LiveServer(tag="ads_limits", rate_limits=True).start()
     creds: dict[str, Any] = httpx.get(live.base_url + "/_roost/credentials", timeout=30).json()
-    client = AdsClient(
-        live.base_url,
-        creds["consumer_key"],
-        creds["consumer_secret"],
-        creds["access_token"],
-        creds["access_token_secret"],
-    )
+    client = demo_ads_client(live.base_url, creds)
     yield client
     client.close()
     live.stop()
