@@ -63,11 +63,12 @@ def write_report(path: Path, report: dict[str, Any]) -> None:
         f"| software | Python {m['python']}, "
         + ", ".join(f"{k} {v}" for k, v in m["versions"].items())
         + f", SQLite {m['sqlite']} |",
-        "| server | one process: uvicorn, uvloop loop, httptools parser, writes joined per loop step "
-        "(`roost.serving`), 1 worker, log level warning, no access log; roost with `--no-rate-limits` "
-        "settings on SQLite (bench/serve.py) |",
-        f"| baseline | bare ASGI app (200, {report['bare_body_bytes']}-byte JSON body), the same server and "
-        "settings, its own process (idle while roost is measured, and the reverse) |",
+        "| server | one process: uvicorn, uvloop loop, httptools parser, writes joined per loop step, "
+        "whole-response extension offered (`roost.serving`), 1 worker, log level warning, no access "
+        "log; roost with `--no-rate-limits` settings on SQLite (bench/serve.py) |",
+        f"| baseline | bare ASGI app (200, {report['bare_body_bytes']}-byte JSON body, two plain ASGI "
+        "messages), the same server and settings, its own process (idle while roost is measured, and "
+        "the reverse) |",
         f"| generator | {report['generator_label']} |",
         f"| connections | {report['connections']} keep-alive, {report['warmup']:g} s warm-up then "
         f"{report['duration']:g} s measured, per scenario; {report['rounds_count']} rounds of (a), (b), "

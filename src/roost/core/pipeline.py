@@ -146,12 +146,8 @@ class Pipeline:
                 return
             error = errors.route_not_found()
             body = jsonio.dumps(error.body)
-            await send_raw(
-                send,
-                error.status,
-                body,
-                self._head(error.content_type, body, None, [], {}, time.perf_counter()),
-            )
+            head = self._head(error.content_type, None, [], {}, time.perf_counter())
+            await send_raw(scope, send, error.status, body, head)
             return
         op, path_params = match
         started = time.perf_counter()
@@ -181,29 +177,26 @@ class Pipeline:
             # Live traffic: a 401 carries no rate-limit headers (nobody was identified to count).
             rate = _NO_WINDOW if status == 401 else self._unmetered_window(op, principal)
         if isinstance(payload, Stream):
-            out = self._head(None, None, principal, rate, extra, started)
+            out = self._head(None, principal, rate, extra, started)
             await send_stream(send, receive, status, payload, out)
             return
         data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
-        head = self._head(content_type, data, principal, rate, extra, started)
-        await send({"type": "http.response.start", "status": status, "headers": head})
-        await send({"type": "http.response.body", "body": data})
+        await send_raw(scope, send, status, data, self._head(content_type, principal, rate, extra, started))
 
     def _head(
         self,
         content_type: str | None,
-        body: bytes | None,
         principal: Principal | None,
         rate: RawHeaders,
         extra: Mapping[str, str],
         started: float,
     ) -> RawHeaders:
-        """Response headers: content type and length (unless streaming), then the platform's own."""
+        """Response headers: content type (unless streaming), then the platform's own; the length is
+        the sender's to add."""
         transaction = (b"x-transaction-id", self._transaction_ids.take())
-        if content_type is not None and body is not None and principal is not None and not extra:
+        if content_type is not None and principal is not None and not extra:
             return [  # the common case as one list display
                 _JSON_TYPE if content_type is errors.JSON else header(b"content-type", content_type),
-                (b"content-length", b"%d" % len(body)),
                 self._api_version,
                 transaction,
                 header(b"x-access-level", principal.access_level),
@@ -211,9 +204,8 @@ class Pipeline:
                 (b"x-response-time", elapsed_ms(started)),
             ]
         out: RawHeaders = []
-        if content_type is not None and body is not None:
+        if content_type is not None:
             out.append(header(b"content-type", content_type))
-            out.append((b"content-length", b"%d" % len(body)))
         out.append(self._api_version)
         out.append(transaction)
         if principal is not None:

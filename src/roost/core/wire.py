@@ -192,8 +192,24 @@ async def send_response(
     await send({"type": "http.response.body", "body": body})
 
 
-async def send_raw(send: Callable, status: int, body: bytes, headers: RawHeaders) -> None:
-    """Send a whole response whose headers (content-type and content-length included) are encoded."""
+# A server extension (`roost.serving` offers it in `scope["extensions"]`): one call writes a whole
+# response, head and body, where ASGI takes two messages whose headers the server checks one by one.
+# It takes the request's scope, the status, the encoded headers without the framing ones
+# (content-length, transfer-encoding, connection: it adds content-length) and the body, and answers
+# False when the response must go the ASGI way instead (a slow reader, an access log, a pipelined
+# request, a header the server's own checks should refuse).
+WHOLE_RESPONSE = "roost.whole_response"
+WholeResponse = Callable[[dict, int, RawHeaders, bytes], bool]
+
+
+async def send_raw(scope: dict, send: Callable, status: int, body: bytes, headers: RawHeaders) -> None:
+    """Send a whole response; `headers` are encoded and carry no content-length (it is added here)."""
+    extensions = scope.get("extensions")
+    if extensions is not None:
+        write_whole: WholeResponse | None = extensions.get(WHOLE_RESPONSE)
+        if write_whole is not None and write_whole(scope, status, headers, body):
+            return
+    headers.append((b"content-length", b"%d" % len(body)))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -1,0 +1,184 @@
+"""The server's whole-response extension: one call writes what uvicorn's `send` writes for a start and a
+body message (status line, its date and server headers, the app's headers, content-length, body), and
+hands back to `send` whatever needs its care (a header that would split the head, a paused writer, a
+response already started, a pipelined request)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from roost import serving
+from roost.core.wire import send_raw
+from roost.serving import Server, write_whole
+
+BODY = b'{"data":{"id":"1"}}'
+
+
+def _app(value: bytes = b"yes") -> Callable[..., Awaitable[None]]:
+    """An app answering every request through `send_raw`, which takes the extension when offered."""
+
+    async def app(scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        path = scope["path"].encode()
+        headers = [(b"content-type", b"application/json"), (b"x-path", path), (b"x-value", value)]
+        await send_raw(scope, send, 200, BODY + path, headers)
+
+    return app
+
+
+@pytest.fixture
+def outcomes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each call of the whole-response writer answered (True: it wrote the response)."""
+    answers: list[bool] = []
+
+    def noted(*args: Any) -> bool:
+        answers.append(write_whole(*args))
+        return answers[-1]
+
+    monkeypatch.setattr(serving, "write_whole", noted)
+    return answers
+
+
+def _exchange(app: Callable[..., Awaitable[None]], request: bytes) -> bytes:
+    """Send raw bytes to a live server running `app`; everything it answers until it closes or pauses."""
+
+    async def scenario() -> bytes:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = Server(app, "127.0.0.1", port)
+        task = asyncio.ensure_future(server.serve())
+        while not server.listening.is_set():
+            await asyncio.sleep(0.01)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(request)
+            received = b""
+            while True:
+                try:
+                    chunk = await asyncio.wait_for(reader.read(65536), 0.5)
+                except TimeoutError:
+                    break  # a kept-alive connection: all answered
+                if not chunk:
+                    received += b"<closed>"
+                    break
+                received += chunk
+            writer.close()
+            return received
+        finally:
+            server.stop()
+            await task
+
+    return asyncio.run(scenario())
+
+
+def _responses(raw: bytes) -> list[tuple[str, dict[str, str], bytes]]:
+    out = []
+    while raw.startswith(b"HTTP/1.1"):
+        head, raw = raw.split(b"\r\n\r\n", 1)
+        status, *lines = head.decode().split("\r\n")
+        headers = dict(line.split(": ", 1) for line in lines)
+        length = int(headers["content-length"])
+        out.append((status, headers, raw[:length]))
+        raw = raw[length:]
+    return out
+
+
+def test_kept_alive_requests_are_each_written_whole(outcomes: list[bool]) -> None:
+    raw = _exchange(_app(), b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+    [(status, headers, body)] = _responses(raw)
+    assert outcomes == [True]
+    assert status == "HTTP/1.1 200 OK"
+    assert list(headers) == [
+        "date",
+        "server",
+        "content-type",
+        "x-path",
+        "x-value",
+        "content-length",
+    ]
+    assert headers["server"] == "uvicorn" and headers["date"].endswith(" GMT")
+    assert headers["content-length"] == str(len(BODY) + 2) and body == BODY + b"/a"
+    assert not raw.endswith(b"<closed>")  # the connection stays open
+
+
+def test_pipelined_requests_are_answered_in_order(outcomes: list[bool]) -> None:
+    raw = _exchange(_app(), b"".join(b"GET /%d HTTP/1.1\r\nHost: x\r\n\r\n" % n for n in range(3)))
+    # Those parsed while another was answered go through `send`, which keeps them in order.
+    assert [body for _, _, body in _responses(raw)] == [BODY + b"/0", BODY + b"/1", BODY + b"/2"]
+    assert outcomes == [True]  # the last one, the connection's current request
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [b"GET /c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", b"GET /c HTTP/1.0\r\n\r\n"],
+)
+def test_a_closing_connection_says_so_and_closes(request_line: bytes, outcomes: list[bool]) -> None:
+    raw = _exchange(_app(), request_line)
+    assert outcomes == [True]
+    [(_, headers, body)] = _responses(raw.removesuffix(b"<closed>"))
+    assert headers["connection"] == "close" and body == BODY + b"/c"
+    assert raw.endswith(b"<closed>")
+
+
+def test_head_gets_the_length_without_the_body(outcomes: list[bool]) -> None:
+    raw = _exchange(_app(), b"HEAD /h HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert outcomes == [True]
+    head, rest = raw.split(b"\r\n\r\n", 1)
+    assert b"\r\ncontent-length: %d" % (len(BODY) + 2) in head
+    assert rest == b""
+
+
+@pytest.mark.parametrize("value", [b"a\r\nset-cookie: injected=1", b"a\nb", b"nul\x00", b"del\x7f"])
+def test_a_header_that_would_split_the_head_is_left_to_the_servers_own_checks(
+    value: bytes, outcomes: list[bool]
+) -> None:
+    raw = _exchange(_app(value), b"GET /bad HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert outcomes == [False]
+    assert raw == b"<closed>"  # uvicorn refuses the header and drops the connection, as without it
+
+
+def test_a_tab_in_a_value_is_allowed(outcomes: list[bool]) -> None:
+    raw = _exchange(_app(b"a\tb"), b"GET /t HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert outcomes == [True]
+    assert _responses(raw)[0][1]["x-value"] == "a\tb"
+
+
+def _cycle(**state: Any) -> SimpleNamespace:
+    written: list[bytes] = []
+    defaults = {
+        "response_started": False,
+        "disconnected": False,
+        "access_log": False,
+        "flow": SimpleNamespace(write_paused=False),
+        "transport": SimpleNamespace(write=written.append),
+        "written": written,
+    }
+    return SimpleNamespace(**{**defaults, **state})
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"flow": SimpleNamespace(write_paused=True)},  # a slow reader: `send` waits for the drain
+        {"access_log": True},  # `send` logs the response
+        {"response_started": True},  # `send` reports the app's mistake
+    ],
+)
+def test_what_needs_sends_care_is_handed_back_unwritten(state: dict[str, Any]) -> None:
+    cycle = _cycle(**state)
+    assert write_whole(cycle, 200, [(b"content-type", b"application/json")], BODY) is False  # type: ignore[arg-type]
+    assert cycle.written == []
+
+
+def test_a_client_gone_is_answered_with_nothing() -> None:
+    cycle = _cycle(disconnected=True)
+    assert write_whole(cycle, 200, [], BODY) is True  # type: ignore[arg-type]
+    assert cycle.written == [] and cycle.response_started is False
