@@ -76,6 +76,43 @@ def test_too_many_ids(api: Api, count: int) -> None:
         )
 
 
+def _raw_get(api: Api, target: str) -> tuple[int, dict[str, str], bytes]:
+    """A GET sent over a plain socket (httpx refuses request targets over 65,536 characters)."""
+    host, port = urlsplit(api.base_url).hostname, urlsplit(api.base_url).port
+    assert host is not None and port is not None
+    request = f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+    request += "".join(f"{name}: {value}\r\n" for name, value in api.bearer().items()) + "\r\n"
+    received = b""
+    with socket.create_connection((host, port), timeout=10) as sock:
+        sock.sendall(request.encode())
+        while chunk := sock.recv(65536):
+            received += chunk
+    head, body = received.split(b"\r\n\r\n", 1)
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), headers, body
+
+
+def test_ten_thousand_real_ids_get_the_platforms_error(api: Api) -> None:
+    """10,000 nineteen-digit ids make a 200,000-character URL: still the platform's 400, not the
+    HTTP server's plain-text refusal of a long request target."""
+    value = ",".join(str(1_796_693_139_256_385_536 + n) for n in range(10_000))
+    status, headers, body = _raw_get(api, f"/2/tweets?ids={value}&tweet.fields=created_at")
+    assert status == 400
+    assert headers["content-type"] == "application/problem+json"
+    assert json.loads(body) == invalid_request(
+        {
+            "parameters": {"ids": [value]},
+            "message": "The number of values in the `ids` query parameter list [10000] "
+            "is not between 1 and 100",
+        }
+    )
+    # A long query of valid values is answered as any other (id 20 does not exist: a partial error).
+    fields = ",".join(["created_at"] * 9_000)
+    status, _, body = _raw_get(api, f"/2/tweets?ids=20&tweet.fields={fields}")
+    assert status == 200 and json.loads(body)["errors"][0]["resource_id"] == "20", body[:300]
+
+
 def test_missing_or_empty_required_parameter(api: Api) -> None:
     expected = {"message": "The `ids` query parameter can not be empty"}
     assert api.get("/2/tweets").json() == invalid_request({"parameters": {"ids": []}, **expected})
