@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import tempfile
 import threading
 import time
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,20 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def serving_app(app: Any) -> AsyncIterator[int]:
+    """Any ASGI app on `roost.serving.Server` in the running loop, listening; yields its port."""
+    server = Server(app, "127.0.0.1", free_port())
+    task = asyncio.ensure_future(server.serve())
+    while not server.listening.is_set():
+        await asyncio.sleep(0.01)
+    try:
+        yield server.port
+    finally:
+        server.stop()
+        await task
 
 
 def fresh_database_url(tag: str) -> str:

@@ -4,13 +4,13 @@ closing sends what is pending, aborting drops it; everything else is the transpo
 from __future__ import annotations
 
 import asyncio
-import socket
 from typing import Any
 
 import httpx
 import pytest
+from tests.support.server import serving_app
 
-from roost.serving import JoinedWrites, Server
+from roost.serving import JoinedWrites
 
 
 class FakeTransport:
@@ -117,19 +117,8 @@ def test_a_live_server_answers_whole_responses(keep_alive: bool) -> None:
         await send({"type": "http.response.body", "body": body[10:]})
 
     async def scenario() -> list[bytes]:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = Server(app, "127.0.0.1", port)
-        task = asyncio.ensure_future(server.serve())
-        while not server.listening.is_set():
-            await asyncio.sleep(0.01)
         headers = {} if keep_alive else {"connection": "close"}
-        try:
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
-                return [(await client.get("/", headers=headers)).content for _ in range(3)]
-        finally:
-            server.stop()
-            await task
+        async with serving_app(app) as port, httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as client:
+            return [(await client.get("/", headers=headers)).content for _ in range(3)]
 
     assert asyncio.run(scenario()) == [body] * 3

@@ -6,16 +6,16 @@ response already started, a pipelined request)."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from tests.support.server import serving_app
 
 from roost import serving
 from roost.core.wire import send_raw
-from roost.serving import Server, write_whole
+from roost.serving import write_whole
 
 BODY = b'{"data":{"id":"1"}}'
 
@@ -50,14 +50,7 @@ def _exchange(app: Callable[..., Awaitable[None]], request: bytes) -> bytes:
     """Send raw bytes to a live server running `app`; everything it answers until it closes or pauses."""
 
     async def scenario() -> bytes:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = Server(app, "127.0.0.1", port)
-        task = asyncio.ensure_future(server.serve())
-        while not server.listening.is_set():
-            await asyncio.sleep(0.01)
-        try:
+        async with serving_app(app) as port:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(request)
             received = b""
@@ -72,9 +65,6 @@ def _exchange(app: Callable[..., Awaitable[None]], request: bytes) -> bytes:
                 received += chunk
             writer.close()
             return received
-        finally:
-            server.stop()
-            await task
 
     return asyncio.run(scenario())
 

@@ -178,7 +178,7 @@ class AdsPipeline:
         }
         out.update(extra)
         out["x-response-time"] = str(int((time.perf_counter() - started) * 1000))
-        await send_response(send, status, jsonio.dumps(payload), JSON, out)
+        await send_response(scope, send, status, jsonio.dumps(payload), JSON, out)
 
     # ---- stages ---------------------------------------------------------------------------------
 

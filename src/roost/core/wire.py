@@ -184,20 +184,19 @@ async def read_body(receive: Callable, headers: dict[str, str], limit: int) -> b
 
 
 async def send_response(
-    send: Callable, status: int, body: bytes, content_type: str, headers: Mapping[str, str]
+    scope: dict, send: Callable, status: int, body: bytes, content_type: str, headers: Mapping[str, str]
 ) -> None:
-    raw_headers = [(b"content-type", content_type.encode()), (b"content-length", str(len(body)).encode())]
-    raw_headers.extend((k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
-    await send({"type": "http.response.start", "status": status, "headers": raw_headers})
-    await send({"type": "http.response.body", "body": body})
+    """Send a whole response whose headers are still text."""
+    raw_headers = [(b"content-type", content_type.encode()), *encode_headers(headers)]
+    await send_raw(scope, send, status, body, raw_headers)
 
 
 # A server extension (`roost.serving` offers it in `scope["extensions"]`): one call writes a whole
 # response, head and body, where ASGI takes two messages whose headers the server checks one by one.
-# It takes the request's scope, the status, the encoded headers without the framing ones
-# (content-length, transfer-encoding, connection: it adds content-length) and the body, and answers
-# False when the response must go the ASGI way instead (a slow reader, an access log, a pipelined
-# request, a header the server's own checks should refuse).
+# It takes the request's scope, the status, the encoded headers (lower-case names, none of the framing
+# ones: content-length, transfer-encoding, connection; it adds content-length) and the body, and
+# answers False when the response must go the ASGI way instead (a slow reader, an access log, a
+# pipelined request, a header the server's own checks should refuse).
 WHOLE_RESPONSE = "roost.whole_response"
 WholeResponse = Callable[[dict, int, RawHeaders, bytes], bool]
 
