@@ -1,7 +1,5 @@
-"""ASGI assembly. The order of the layers is visible here and nowhere else:
-
-lifespan (open database, migrate, seed) → pipeline for declared operations → control plane (`/_roost`).
-"""
+"""ASGI assembly: the lifespan (open the database, migrate, assemble the server, seed) and the one
+table that says which part answers which paths."""
 
 from __future__ import annotations
 
@@ -10,33 +8,55 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from roost.ads.api.registry import all_ads_operations
-from roost.ads.pipeline import AdsPipeline, is_ads_path
+from roost.ads.pipeline import AdsPipeline
 from roost.config import Settings
 from roost.control.ads import ads_routes
 from roost.control.deliveries import delivery_routes
 from roost.control.routes import build_control_app
 from roost.control.social import social_routes
 from roost.control.state import ServerState
-from roost.core import errors
 from roost.core.clock import Clock
-from roost.core.fields import FieldsEngine
-from roost.core.openapi import build_document
-from roost.core.pipeline import Pipeline
-from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
-from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
-from roost.domain.lookup import StoreLoader
-from roost.domain.objects import EXPANSIONS, KINDS
 from roost.events.connections import SHUTDOWN, registry
 from roost.events.dispatch import Dispatcher
 from roost.events.tail import end_all
-from roost.oauth import PREFIXES as OAUTH_PREFIXES
 from roost.oauth import oauth_routes
+from roost.platform.openapi import build_document
+from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
-from roost.services import Services
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
+from roost.wiring import assemble
+
+ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
 
 log = logging.getLogger("roost")
+
+
+# Which part answers a path: the first entry whose prefix starts it; anything else is the v2 surface's
+# (its route-missing 404). The v2 surface comes first: its requests are the most common.
+V2, ADS, PAGES = "v2", "ads", "pages"
+ROUTES: tuple[tuple[str, str], ...] = (
+    ("/2/oauth2", PAGES),  # the OAuth 2.0 authorize page, token and revoke
+    ("/2/openapi.json", PAGES),  # roost's own OpenAPI document
+    ("/2/", V2),  # the platform API v2 (`platform/`)
+    ("/12/", ADS),  # the Ads API (`ads/`): the current version,
+    ("/11/", ADS),  # the one the current SDK release calls,
+    ("/5/", ADS),  # the recommendations version,
+    ("/sandbox/12/", ADS),  # and each of them on the sandbox
+    ("/sandbox/11/", ADS),
+    ("/sandbox/5/", ADS),
+    ("/oauth", PAGES),  # OAuth 1.0a and the app-only token (/oauth/…, /oauth2/token)
+    ("/1.1/oauth", PAGES),  # the same OAuth 1.0a flow under its v1.1 paths
+    ("/i/oauth", PAGES),  # the authorize pages under /i/
+    ("/_roost", PAGES),  # the control plane
+)
+
+
+def route(path: str) -> str:
+    for prefix, part in ROUTES:
+        if path.startswith(prefix):
+            return part
+    return V2
 
 
 class RoostApp:
@@ -52,34 +72,33 @@ class RoostApp:
         self.clock = clock
         self.on_ready = on_ready
         self.state: ServerState | None = None
-        self.pipeline: Pipeline | None = None
-        self.ads: AdsPipeline | None = None
+        self.parts: dict[str, ASGIApp] | None = None
         self.dispatcher: Dispatcher | None = None
-        errors.set_problem_type_base(settings.problem_type_base)
 
     async def startup(self) -> None:
         upgrade(self.settings.db_url)
         db = await open_database(self.settings.db_url)
-        services = Services.build(self.settings, db, self.clock)
+        server = assemble(self.settings, db, self.clock)
+        services = server.services
         await services.observe_ids()
-        engine = FieldsEngine(
-            (*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS}
-        )
         operations = all_operations()
+        engine = server.engine
         state = ServerState(services, lambda: build_document(operations, engine, self.settings.api_version))
         await state.seed_if_empty()
-        control = build_control_app(
+        pages = build_control_app(
             state, [*oauth_routes(state), *delivery_routes(state), *social_routes(state), *ads_routes(state)]
         )
-        self.pipeline = Pipeline(
-            services,
+        v2 = Pipeline(
+            server.stages,
+            self.settings,
+            server.domain,
             operations,
             engine,
-            lambda viewer_id: StoreLoader(services, viewer_id),
-            control,
-            fallback_prefixes=("/_roost", "/2/openapi.json", *OAUTH_PREFIXES),
+            server.domain.lookup.loader,
+            services,
         )
-        self.ads = AdsPipeline(services, all_ads_operations())
+        ads = AdsPipeline(server.stages, services, all_ads_operations())
+        self.parts = {V2: v2, ADS: ads, PAGES: pages}
         self.state = state
         state.ready = True
         self.dispatcher = Dispatcher(services)
@@ -109,7 +128,8 @@ class RoostApp:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
-        if self.pipeline is None:
+        parts = self.parts
+        if parts is None:
             await send(
                 {
                     "type": "http.response.start",
@@ -119,16 +139,10 @@ class RoostApp:
             )
             await send({"type": "http.response.body", "body": b'{"status":"starting"}'})
             return
-        # The v2 surface (/2/...) skips the ads check: its paths never start like the ads ones.
-        if (
-            self.ads is not None
-            and scope["type"] == "http"
-            and scope["path"][:3] != "/2/"
-            and is_ads_path(scope["path"])
-        ):
-            await self.ads(scope, receive, send)
+        if scope["type"] != "http":
+            await parts[PAGES](scope, receive, send)  # Starlette refuses what it does not serve
             return
-        await self.pipeline(scope, receive, send)
+        await parts[route(scope["path"])](scope, receive, send)
 
     async def _lifespan(self, receive: Callable, send: Callable) -> None:
         while True:

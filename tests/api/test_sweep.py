@@ -16,7 +16,7 @@ from tests.support.server import LiveServer
 
 from roost.ads.api.registry import all_ads_operations
 from roost.ads.operations import AdsOperation
-from roost.core.operations import Operation
+from roost.platform.operations import Operation
 from roost.platform.registry import all_operations
 
 ODD_VALUES = ["", "0", "-1", "abc", "\x00", "9" * 30, ",", "\U0001f600", "a" * 3000, "%", "[]"]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from roost.core.operations import APP, OAUTH1, OAUTH2, Operation
+from roost.platform.operations import APP, OAUTH1, OAUTH2, Operation
 from roost.platform.registry import all_operations
 
 from .oracle import Oracle, SpecUnavailable

@@ -97,7 +97,10 @@ class Harness:
 
     def post(self, author: dict[str, Any], text: str | None = None, **body: Any) -> dict[str, Any]:
         payload = {"text": text if text is not None else f"post {uuid.uuid4().hex[:8]}", **body}
-        return dict(self.run(PostService(self.services).create(author["id"], payload)))
+        service = PostService(
+            self.services.db, self.services.clock, self.services.ids, self.services.settings.seed
+        )
+        return dict(self.run(service.create(author["id"], payload)))
 
     def edge(self, kind: str, source: dict[str, Any], target: dict[str, Any]) -> None:
         async def make() -> None:

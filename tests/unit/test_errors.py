@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from tests.conformance.oracle import Oracle, SpecUnavailable
 
-from roost.core import errors
+from roost.core import errors, jsonio
+from roost.core.stages import ProblemTypes
 
 
 def _oracle() -> Oracle:
@@ -69,13 +70,14 @@ def test_unsupported_authentication_detail_names_the_supported_kinds() -> None:
 
 
 def test_problem_type_prefix_is_configurable() -> None:
-    try:
-        errors.set_problem_type_base("https://api.twitter.com/2/problems")
-        assert errors.resource_not_found_item("tweet", "id", "1")["type"] == (
-            "https://api.twitter.com/2/problems/resource-not-found"
-        )
-    finally:
-        errors.set_problem_type_base("https://api.x.com/2/problems/")
+    problem = errors.resource_not_found_item("tweet", "id", "1")
+    assert problem["type"] == "https://api.x.com/2/problems/resource-not-found"
+    # A post whose text holds the same characters keeps them: only `type` members are rewritten.
+    body = jsonio.dumps({"data": {"text": '"type":"https://api.x.com/2/problems/x'}, "errors": [problem]})
+    rewritten = jsonio.loads(ProblemTypes("https://api.twitter.com/2/problems").rewrite(body))
+    assert rewritten["errors"][0]["type"] == "https://api.twitter.com/2/problems/resource-not-found"
+    assert rewritten["data"]["text"] == '"type":"https://api.x.com/2/problems/x'
+    assert ProblemTypes("https://api.x.com/2/problems/").rewrite(body) is body
     assert errors.problem_type("conflict") == "https://api.x.com/2/problems/conflict"
 
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from roost.core.pagination import PageToken
 from roost.core.params import (
     MEDIA_KEY_PATTERN,
     SNOWFLAKE_PATTERN,
@@ -434,7 +435,7 @@ class TestTimestamp:
 class TestToken:
     @pytest.mark.parametrize("raw", ["a", "7140dibdnow9c7btw423", "5CS0O0C6II61EZZZ"])
     def test_any_non_empty_value_passes_through(self, raw: str) -> None:
-        assert Token().parse("pagination_token", raw) == raw
+        assert Token().parse("pagination_token", raw) == PageToken("pagination_token", raw)
 
     def test_empty_is_not_a_valid_token(self) -> None:
         assert error_of(Token(), "pagination_token", "") == (

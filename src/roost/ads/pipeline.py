@@ -10,11 +10,8 @@ the path checked against the caller, and per-category rate limits with account-l
 
 from __future__ import annotations
 
-import logging
-import random
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
@@ -31,23 +28,21 @@ from roost.ads.operations import (
 )
 from roost.ads.paging import AdsResult
 from roost.ads.params import Raw, parse_all
-from roost.auth.principals import Principal, RequestAuth
 from roost.core import jsonio
 from roost.core.errors import ApiError
+from roost.core.principal import Principal
 from roost.core.ratelimit import Window
 from roost.core.router import Router
-from roost.core.wire import ClientDisconnected, parse_query, read_body, send_response, window_headers
+from roost.core.stages import FORM, Exchange, Outcome, Skeleton, Stages
+from roost.core.wire import RawHeaders, encode_headers, parse_query, window_headers
 from roost.storage.db import Row
 
 if TYPE_CHECKING:
     from roost.services import Services
 
-log = logging.getLogger("roost.ads")
-
 JSON = "application/json; charset=utf-8"
 CURRENT_VERSION = "12"
 SANDBOX_PREFIX = "/sandbox"
-_FORM = "application/x-www-form-urlencoded"
 _METHODS = ("GET", "POST", "PUT", "DELETE")
 
 # (requests, window in seconds) per category.
@@ -89,117 +84,125 @@ class AdsCall:
         return self.principal.user_id
 
 
-def is_ads_path(path: str) -> bool:
-    """Paths the ads surface answers: /12/…, /11/…, /5/… and the same under /sandbox (checked by
-    first character, since every v2 request passes through here)."""
-    first = path[1:2]
-    if first == "1":
-        return path.startswith(("/12/", "/11/"))
-    if first == "5":
-        return path.startswith("/5/")
-    if first == "s":
-        return path.startswith(SANDBOX_PREFIX + "/") and is_ads_path(path[len(SANDBOX_PREFIX) :])
-    return False
+@dataclass(slots=True)
+class AdsRoute:
+    """The operation a request names, where it was asked (production or sandbox, which version),
+    and what the ads stages learn on the way: the echo of its parameters and its extra headers."""
+
+    op: AdsOperation
+    path_params: dict[str, str]
+    sandbox: bool
+    version: str
+    echo: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
-class AdsPipeline:
-    def __init__(self, services: Services, operations: Sequence[AdsOperation]) -> None:
+class AdsPipeline(Skeleton[AdsRoute]):
+    """The ads dialect: parameters from the query string and form body, the account in the path,
+    per-category rate limits with account-level headers, the ads envelope and `{code, message}` errors."""
+
+    def __init__(self, stages: Stages, services: Services, operations: Sequence[AdsOperation]) -> None:
+        super().__init__(stages, [(b"x-current-api-version", CURRENT_VERSION.encode())])
         self.services = services
         self.router = Router()
         self.operations = list(operations)
         for op in self.operations:
             for version in op.versions:
                 self.router.add(op.method, f"/{version}{op.path}", op)
-        self.max_body = services.settings.max_body_bytes
-        self.limiter = services.rate_limiter
-        self.auth = services.authenticator
+        self.limiter = stages.limiter
+        self._clock = stages.clock
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        started = time.perf_counter()
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+    # ---- the dialect's stages -------------------------------------------------------------------
+
+    def route(self, exchange: Exchange) -> AdsRoute:
+        scope = exchange.scope
         path: str = scope["path"]
-        sandbox = headers.get("host", "").startswith("ads-api-sandbox")
+        sandbox = exchange.headers.get("host", "").startswith("ads-api-sandbox")
         if path.startswith(SANDBOX_PREFIX + "/"):
             sandbox, path = True, path[len(SANDBOX_PREFIX) :]
-        extra: dict[str, str] = {}
-        echo: dict[str, Any] = {}
+        method = scope["method"]
+        match = self.router.match(method, path)
+        if match is None:
+            if any(self.router.match(other, path) for other in _METHODS if other != method):
+                raise errors.method_not_allowed()
+            raise errors.route_not_found()
+        op, path_params = match
+        for name, value in path_params.items():
+            if "\x00" in value:  # no stored id holds one, and text databases refuse them
+                raise errors.invalid_parameter(name, f'Expected String, got "{value}" for {name}')
+        return AdsRoute(op, path_params, sandbox, path[1:].split("/", 1)[0])
+
+    async def identify(self, route: AdsRoute, exchange: Exchange) -> Principal:
+        authorization = exchange.headers.get("authorization") or ""
+        if authorization[:7].lower() == "bearer ":
+            raise errors.unauthorized()  # the ads API takes OAuth 1.0a user context only
         try:
-            op, path_params = self._route(scope["method"], path)
-            body = await read_body(receive, headers, self.max_body)
-            raw = self._raw_params(scope, headers, body)
-            principal = await self._authenticate(scope, headers, body, raw)
-            if op.sandbox_only and not sandbox:
-                raise errors.route_not_found()  # production has no such route
-            if op.write and not principal.can_write:
-                raise errors.readonly_application()
-            echo = {name: value for name, value in path_params.items()}
-            with_deleted = str(raw.get("with_deleted", "")).lower() == "true"
-            account, permissions = await self._account(op, principal, path_params, sandbox, with_deleted)
-            extra = self._rate_limit(op, principal, account, raw)
-            params, parsed_echo, problems = parse_all(op.params, raw, path_params)
-            echo = parsed_echo
-            if problems:
-                raise errors.AdsError(400, problems)
-            json_body = _json_body(headers, body) if op.body == "json" else None
-            call = AdsCall(
-                op,
-                principal,
-                params,
-                echo,
-                json_body,
-                self.services,
-                self.services.clock.now_ms(),
-                sandbox,
-                path[1:].split("/", 1)[0],
-                account,
-                permissions,
-            )
-            result = await op.handler(call)
-            status, payload = self._envelope(op, call, result)
-        except ClientDisconnected:
-            return  # nobody to answer, and nothing done
-        except errors.AdsError as error:
-            status, payload = error.status, error.body
-            if not error.echo_given:
-                payload["request"] = {"params": echo}
-            extra.update(error.headers)
-        except ApiError as error:  # raised by shared code (authentication, body reading)
-            converted = _converted(error)
-            status, payload = converted.status, converted.body
-            extra.update(error.headers)
-        except Exception:
-            log.exception("unhandled error in %s %s", scope["method"], scope["path"])
-            failure = errors.internal_error()
-            status, payload = failure.status, failure.body
-        out = {
-            "x-current-api-version": CURRENT_VERSION,
-            # Correlation ids need uniqueness, not secrecy.
-            "x-transaction-id": f"{random.getrandbits(64):016x}",
-        }
-        out.update(extra)
-        out["x-response-time"] = str(int((time.perf_counter() - started) * 1000))
-        await send_response(scope, send, status, jsonio.dumps(payload), JSON, out)
+            principal = await self.authenticate(exchange, v2=False)
+        except ApiError:
+            raise errors.unauthorized() from None
+        if principal is None or principal.kind != "oauth1" or principal.user_id is None:
+            raise errors.unauthorized()
+        return principal
+
+    async def serve(self, route: AdsRoute, exchange: Exchange) -> Outcome:
+        op, path_params, sandbox = route.op, route.path_params, route.sandbox
+        principal = exchange.principal
+        assert principal is not None
+        raw = self._raw_params(exchange)
+        if op.sandbox_only and not sandbox:
+            raise errors.route_not_found()  # production has no such route
+        if op.write and not principal.can_write:
+            raise errors.readonly_application()
+        route.echo = dict(path_params)
+        with_deleted = str(raw.get("with_deleted", "")).lower() == "true"
+        account, permissions = await self._account(op, principal, path_params, sandbox, with_deleted)
+        route.headers = self._rate_limit(op, principal, account, raw)
+        params, route.echo, problems = parse_all(op.params, raw, path_params)
+        if problems:
+            raise errors.AdsError(400, problems)
+        json_body = _json_body(exchange.headers, exchange.body) if op.body == "json" else None
+        call = AdsCall(
+            op,
+            principal,
+            params,
+            route.echo,
+            json_body,
+            self.services,
+            self._clock.now_ms(),
+            sandbox,
+            route.version,
+            account,
+            permissions,
+        )
+        result = await op.handler(call)
+        status, payload = self._envelope(op, call, result)
+        return Outcome(status, payload, JSON, route.headers)
+
+    def refused(self, route: AdsRoute | None, exchange: Exchange, error: ApiError) -> Outcome:
+        # Shared stages (body reading, the authenticator) raise the v2 catalogue's errors.
+        ads_error = error if isinstance(error, errors.AdsError) else _converted(error)
+        payload = ads_error.body
+        if not ads_error.echo_given:
+            payload["request"] = {"params": route.echo if route is not None else {}}
+        headers = dict(route.headers) if route is not None else {}
+        headers.update(error.headers)
+        return Outcome(ads_error.status, payload, JSON, headers)
+
+    def internal_error(self) -> ApiError:
+        return errors.internal_error().with_params({})  # says nothing of the request
+
+    def head(self, route: AdsRoute | None, exchange: Exchange, outcome: Outcome) -> RawHeaders:
+        return encode_headers(outcome.headers)
 
     # ---- stages ---------------------------------------------------------------------------------
 
-    def _route(self, method: str, path: str) -> tuple[AdsOperation, dict[str, str]]:
-        match = self.router.match(method, path)
-        if match is not None:
-            for name, value in match[1].items():
-                if "\x00" in value:  # no stored id holds one, and text databases refuse them
-                    raise errors.invalid_parameter(name, f'Expected String, got "{value}" for {name}')
-            return match
-        if any(self.router.match(other, path) for other in _METHODS if other != method):
-            raise errors.method_not_allowed()
-        raise errors.route_not_found()
-
     @staticmethod
-    def _raw_params(scope: dict, headers: dict[str, str], body: bytes) -> dict[str, Raw]:
+    def _raw_params(exchange: Exchange) -> dict[str, Raw]:
         """Query and form parameters by name; a repeated name becomes a list (SDKs repeat list keys)."""
-        query = scope.get("query_string", b"")
+        query = exchange.scope.get("query_string", b"")
         pairs = parse_query(query) if query else []
-        if body and headers.get("content-type", "").startswith(_FORM):
-            pairs = pairs + parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+        if exchange.body and exchange.headers.get("content-type", "").startswith(FORM):
+            pairs = pairs + parse_qsl(exchange.body.decode("utf-8", "replace"), keep_blank_values=True)
         raw: dict[str, Raw] = {}
         for name, value in pairs:
             if name.startswith("oauth_"):
@@ -212,34 +215,6 @@ class AdsPipeline:
             else:
                 raw[name] = [current, value]
         return raw
-
-    async def _authenticate(
-        self, scope: dict, headers: dict[str, str], body: bytes, raw: dict[str, Raw]
-    ) -> Principal:
-        form_pairs: list[tuple[str, str]] = []
-        if body and headers.get("content-type", "").startswith(_FORM):
-            form_pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
-        query = scope.get("query_string", b"")
-        request = RequestAuth(
-            method=scope["method"],
-            scheme=scope.get("scheme", "http"),
-            host=headers.get("host", ""),
-            path=scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
-            authorization=headers.get("authorization"),
-            forwarded_proto=headers.get("x-forwarded-proto"),
-            query_pairs=parse_query(query) if query else [],
-            form_pairs=form_pairs,
-        )
-        authorization = request.authorization or ""
-        if authorization[:7].lower() == "bearer ":
-            raise errors.unauthorized()  # the ads API takes OAuth 1.0a user context only
-        try:
-            principal = await self.auth.authenticate(request, v2=False)
-        except ApiError:
-            raise errors.unauthorized() from None
-        if principal is None or principal.kind != "oauth1" or principal.user_id is None:
-            raise errors.unauthorized()
-        return principal
 
     async def _account(
         self,
@@ -269,7 +244,7 @@ class AdsPipeline:
     def _rate_limit(
         self, op: AdsOperation, principal: Principal, account: Row | None, raw: dict[str, Raw]
     ) -> dict[str, str]:
-        now = self.services.clock.now()
+        now = self._clock.now()
         limit, window_s = CATEGORY_LIMITS.get(op.category, (2_000, 900))
         scope_key = op.category if op.category == WRITE else op.operation_id
         counted = str(raw.get("with_total_count", "")).lower() == "true"

@@ -8,45 +8,15 @@ and the short TTL bounds staleness for other processes sharing the database.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from roost.auth import oauth1
 from roost.core import errors
 from roost.core.clock import Clock
+from roost.core.principal import Principal, RequestAuth
 from roost.storage.apps import AppStore
 
-WRITE_LEVELS = frozenset({"read-write", "read-write-directmessages"})
 _CACHE_TTL_S = 2.0
-
-
-@dataclass(frozen=True, slots=True)
-class Principal:
-    kind: str  # app | oauth1 | oauth2
-    app_id: int
-    project_id: int
-    user_id: int | None
-    access_level: str
-    scopes: frozenset[str] = frozenset()
-    token: str = ""
-
-    @property
-    def can_write(self) -> bool:
-        return self.access_level in WRITE_LEVELS
-
-
-@dataclass(frozen=True, slots=True)
-class RequestAuth:
-    """What the authenticator needs from an HTTP request, independent of the web toolkit."""
-
-    method: str
-    scheme: str
-    host: str
-    path: str
-    authorization: str | None
-    forwarded_proto: str | None
-    query_pairs: list[tuple[str, str]]
-    form_pairs: list[tuple[str, str]]
 
 
 class Authenticator:

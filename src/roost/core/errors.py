@@ -11,17 +11,22 @@ from typing import Any
 PROBLEM_JSON = "application/problem+json"
 JSON = "application/json; charset=utf-8"
 
-_type_base = "https://api.x.com/2/problems/"
-
-
-def set_problem_type_base(base: str) -> None:
-    """Problem `type` URIs default to api.x.com (the official SDK rejects other prefixes)."""
-    global _type_base
-    _type_base = base if base.endswith("/") else base + "/"
+# Problem `type` URIs default to api.x.com (the official SDK rejects other prefixes); a server set to
+# another base rewrites them as its responses leave (`roost.core.stages.ProblemTypes`).
+DEFAULT_PROBLEM_BASE = "https://api.x.com/2/problems/"
 
 
 def problem_type(slug: str) -> str:
-    return _type_base + slug
+    return DEFAULT_PROBLEM_BASE + slug
+
+
+class ParamError(Exception):
+    """A parameter value the platform refuses; `message` is its exact wording (the pipeline gathers
+    these into one invalid-request body)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 class ApiError(Exception):

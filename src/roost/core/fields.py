@@ -81,15 +81,15 @@ class Expansion:
 
 
 class Loader(Protocol):
-    async def load(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row]: ...
+    async def load(self, kind: str, lookup: str, keys: list[Any]) -> Mapping[Any, Row]: ...
 
-    def known(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row] | None:
+    def known(self, kind: str, lookup: str, keys: list[Any]) -> Mapping[Any, Row] | None:
         """The objects from in-process caches alone when all of them are there (no await), else None."""
         ...
 
     async def relations(self, viewer_id: int, user_ids: list[int]) -> set[tuple[int, int]]: ...
 
-    async def denied(self, kind: str, rows: dict[Any, Row]) -> set[Any]:
+    async def denied(self, kind: str, rows: Mapping[Any, Row]) -> set[Any]:
         """Keys of loaded objects the viewer may not see (reported as not-authorized-for-resource)."""
         ...
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from roost.core.clock import parse_rfc3339
+from roost.core.errors import ParamError
+from roost.core.pagination import PageToken
 
 SNOWFLAKE_PATTERN = "^[0-9]{1,19}$"
 USERNAME_PATTERN = "^[A-Za-z0-9_]{1,15}$"
@@ -19,12 +21,6 @@ MEDIA_KEY_PATTERN = "^([0-9]+)_([0-9]+)$"
 MAX_ID = (1 << 63) - 1
 _USERNAME = re.compile(r"[A-Za-z0-9_]{1,15}")
 _MEDIA_KEY = re.compile(r"([0-9]+)_([0-9]+)")
-
-
-class ParamError(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class Kind:
@@ -180,14 +176,15 @@ class Timestamp(Kind):
 
 
 class Token(Kind):
-    """Pagination tokens: decoded by the pagination codec; here only non-empty."""
+    """The pagination token of every paged operation (`pagination_token`, `next_token`): a
+    `PageToken` the domain decodes for its list (`roost.core.pagination`); here only non-empty."""
 
     openapi: ClassVar[dict[str, Any]] = {"type": "string", "minLength": 1}
 
-    def parse(self, name: str, raw: str) -> str:
+    def parse(self, name: str, raw: str) -> PageToken:
         if not raw:
             raise ParamError(f"The `{name}` query parameter value [] is not a valid token")
-        return raw
+        return PageToken(name, raw)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ and the demo's; the caller's generator is told about the largest id at the end.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import re
 import time
@@ -25,7 +26,7 @@ from roost.core import jsonio
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator
 from roost.domain.accounts import user_entities
-from roost.domain.posts import STANDARD_LIMIT, PostService, _guess_lang
+from roost.domain.posts import STANDARD_LIMIT, _guess_lang, short_code
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
 from roost.services import Services
 from roost.storage import schema
@@ -368,12 +369,12 @@ async def load_bulk(services: Services, users: int, posts: int, seed: int) -> di
     users_done = time.perf_counter()
 
     by_name = {name.lower(): uid for name, uid in zip(plan.usernames, plan.user_ids, strict=True)}
-    short_code = PostService(services)._short_code  # the same t.co codes as API-created posts
+    seed = services.settings.seed
     rows: list[dict[str, Any]] = []
     mentions: list[dict[str, Any]] = []
     mention_count = 0
     for index in range(posts):
-        row, mentioned = _post_row(plan, index, rng, by_name, short_code)
+        row, mentioned = _post_row(plan, index, rng, by_name, functools.partial(short_code, seed))
         if index == 0:
             _check_columns("posts", row)
             _check_columns("post_mentions", {"post_id": row["id"], "user_id": row["author_id"]})

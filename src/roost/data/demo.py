@@ -250,7 +250,7 @@ async def _posts(
     count: int,
     now: int,
 ) -> None:
-    posting = PostService(services)
+    posting = PostService(services.db, services.clock, services.ids, services.settings.seed)
     created: list[dict] = []
     step = (now - 60_000 - clock.now_ms()) // max(count, 1)
     for index in range(count):

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from roost.auth.principals import Principal
 from roost.core import errors, jsonio, pagination
 from roost.core.clock import iso_ms, parse_rfc3339
-from roost.core.params import MAX_ID, ParamError
+from roost.core.pagination import PageToken
+from roost.core.params import MAX_ID
+from roost.core.principal import Principal
 from roost.services import Services
 from roost.storage import activity as rows
 from roost.storage.activity import ActivityStore
@@ -318,15 +319,8 @@ class ActivityService:
             await rows.insert_subscription(tx, row)
         return {"subscription": render_subscription(row)}
 
-    async def listing(self, app_id: int, max_results: int, token: str | None) -> dict[str, Any]:
-        after = 0
-        if token is not None:
-            try:
-                after, _ = pagination.decode("pagination_token", token, PAGE_SCOPE)
-            except ParamError as exc:
-                raise errors.invalid_request(
-                    [errors.param_error("pagination_token", token, exc.message)]
-                ) from None
+    async def listing(self, app_id: int, max_results: int, token: PageToken | None) -> dict[str, Any]:
+        after = token.position(PAGE_SCOPE)[0] if token is not None else 0
         page = await self.store.page_of_app(app_id, after, max_results + 1)
         more = len(page) > max_results
         page = page[:max_results]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
 from roost.core.errors import not_authorized_for_resource_item, resource_not_found_item
-from roost.services import Services
 from roost.storage.db import Row
+from roost.storage.posts import PostStore
+from roost.storage.users import UserStore
 
 _NOBODY: frozenset[int] = frozenset()
 
@@ -17,109 +18,121 @@ def visible_post(row: Row | None) -> bool:
     return row is not None and row["deleted_at"] is None
 
 
-async def hidden_authors(
-    services: Services, viewer_id: int | None, author_ids: Iterable[int]
-) -> AbstractSet[int]:
-    """Authors whose posts the viewer may not see: protected accounts the viewer does not follow."""
-    protected = services.users.known_protected_ids()
-    if protected is None:
-        protected = await services.users.protected_ids()
-    if not protected:
-        return _NOBODY
-    candidates = [a for a in set(author_ids) if a in protected and a != viewer_id]
-    if not candidates:
-        return _NOBODY
-    if viewer_id is None:
-        return set(candidates)
-    relations = await services.users.relations(viewer_id, candidates)
-    return {author for author in candidates if (viewer_id, author) not in relations}
+class Lookup:
+    """What a viewer may see of posts and users: visibility (protected accounts), lookups by id with
+    the platform's partial errors, and the fields engine's loader for a viewer."""
 
+    def __init__(self, posts: PostStore, users: UserStore) -> None:
+        self._posts = posts
+        self._users = users
 
-async def lookup_posts(
-    services: Services,
-    viewer_id: int | None,
-    ids: list[int],
-    parameter: str,
-    columns: tuple[str, ...] | None = None,
-) -> tuple[list[Row], list[dict[str, Any]]]:
-    """Posts by id in request order, plus a partial error for each missing or hidden one.
+    def loader(self, viewer_id: int | None) -> StoreLoader:
+        return StoreLoader(self, self._posts, self._users, viewer_id)
 
-    `columns`: read only these (they must include what visibility needs: id, author_id, deleted_at)."""
-    unique = list(dict.fromkeys(ids))
-    if len(unique) == 1:
-        row, problems = await lookup_post(services, viewer_id, unique[0], parameter, columns)
-        return ([] if row is None else [row]), problems
-    fetched = await services.posts.get_many(unique, columns)
-    rows = {row["id"]: row for row in fetched if visible_post(row)}
-    hidden = await hidden_authors(services, viewer_id, (row["author_id"] for row in rows.values()))
-    found: list[Row] = []
-    problems: list[dict[str, Any]] = []
-    for post_id in unique:
-        row = rows.get(post_id)
-        if row is None:
-            problems.append(resource_not_found_item("tweet", parameter, str(post_id)))
-        elif row["author_id"] in hidden:
-            problems.append(not_authorized_for_resource_item("tweet", parameter, str(post_id), "data"))
-        else:
-            found.append(row)
-    return found, problems
+    async def hidden_authors(self, viewer_id: int | None, author_ids: Iterable[int]) -> AbstractSet[int]:
+        """Authors whose posts the viewer may not see: protected accounts the viewer does not follow."""
+        users = self._users
+        protected = users.known_protected_ids()
+        if protected is None:
+            protected = await users.protected_ids()
+        if not protected:
+            return _NOBODY
+        candidates = [a for a in set(author_ids) if a in protected and a != viewer_id]
+        if not candidates:
+            return _NOBODY
+        if viewer_id is None:
+            return set(candidates)
+        relations = await users.relations(viewer_id, candidates)
+        return {author for author in candidates if (viewer_id, author) not in relations}
 
+    async def posts(
+        self,
+        viewer_id: int | None,
+        ids: list[int],
+        parameter: str,
+        columns: tuple[str, ...] | None = None,
+    ) -> tuple[list[Row], list[dict[str, Any]]]:
+        """Posts by id in request order, plus a partial error for each missing or hidden one.
 
-async def lookup_post(
-    services: Services,
-    viewer_id: int | None,
-    post_id: int,
-    parameter: str,
-    columns: tuple[str, ...] | None = None,
-) -> tuple[Row | None, list[dict[str, Any]]]:
-    """One post by id (a primary-key probe), or the partial error that stands in for it."""
-    row = await services.posts.get(post_id, columns)
-    if row is None or row["deleted_at"] is not None:
-        return None, [resource_not_found_item("tweet", parameter, str(post_id))]
-    author = row["author_id"]
-    protected = services.users.known_protected_ids()
-    # Most authors are not protected: then the follow check (a coroutine, maybe a query) is skipped.
-    if (protected is None or (author in protected and author != viewer_id)) and await hidden_authors(
-        services, viewer_id, (author,)
-    ):
-        return None, [not_authorized_for_resource_item("tweet", parameter, str(post_id), "data")]
-    return row, []
+        `columns`: read only these (they must include what visibility needs: id, author_id, deleted_at)."""
+        unique = list(dict.fromkeys(ids))
+        if len(unique) == 1:
+            row, problems = await self.post(viewer_id, unique[0], parameter, columns)
+            return ([] if row is None else [row]), problems
+        fetched = await self._posts.get_many(unique, columns)
+        rows = {row["id"]: row for row in fetched if visible_post(row)}
+        hidden = await self.hidden_authors(viewer_id, (row["author_id"] for row in rows.values()))
+        found: list[Row] = []
+        problems: list[dict[str, Any]] = []
+        for post_id in unique:
+            row = rows.get(post_id)
+            if row is None:
+                problems.append(resource_not_found_item("tweet", parameter, str(post_id)))
+            elif row["author_id"] in hidden:
+                problems.append(not_authorized_for_resource_item("tweet", parameter, str(post_id), "data"))
+            else:
+                found.append(row)
+        return found, problems
+
+    async def post(
+        self,
+        viewer_id: int | None,
+        post_id: int,
+        parameter: str,
+        columns: tuple[str, ...] | None = None,
+    ) -> tuple[Row | None, list[dict[str, Any]]]:
+        """One post by id (a primary-key probe), or the partial error that stands in for it."""
+        row = await self._posts.get(post_id, columns)
+        if row is None or row["deleted_at"] is not None:
+            return None, [resource_not_found_item("tweet", parameter, str(post_id))]
+        author = row["author_id"]
+        protected = self._users.known_protected_ids()
+        # Most authors are not protected: then the follow check (a coroutine, maybe a query) is skipped.
+        if (protected is None or (author in protected and author != viewer_id)) and await self.hidden_authors(
+            viewer_id, (author,)
+        ):
+            return None, [not_authorized_for_resource_item("tweet", parameter, str(post_id), "data")]
+        return row, []
 
 
 class StoreLoader:
-    def __init__(self, services: Services, viewer_id: int | None = None) -> None:
-        self._services = services
+    """The fields engine's `Loader` for one viewer: batch loads of expanded objects from storage."""
+
+    def __init__(
+        self, lookup: Lookup, posts: PostStore, users: UserStore, viewer_id: int | None = None
+    ) -> None:
+        self._lookup = lookup
+        self._posts = posts
+        self._users = users
         self._viewer_id = viewer_id
 
-    async def denied(self, kind: str, rows: dict[Any, Row]) -> set[Any]:
+    async def denied(self, kind: str, rows: Mapping[Any, Row]) -> set[Any]:
         if kind != "tweet" or not rows:
             return set()
-        hidden = await hidden_authors(
-            self._services, self._viewer_id, (r["author_id"] for r in rows.values())
-        )
+        hidden = await self._lookup.hidden_authors(self._viewer_id, (r["author_id"] for r in rows.values()))
         return {key for key, row in rows.items() if row["author_id"] in hidden}
 
-    def known(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row] | None:
+    def known(self, kind: str, lookup: str, keys: list[Any]) -> Mapping[Any, Row] | None:
         if kind == "user" and lookup == "id":
-            return self._services.users.known_by_ids(keys)
+            return self._users.known_by_ids(keys)
         return None
 
-    async def load(self, kind: str, lookup: str, keys: list[Any]) -> dict[Any, Row]:
-        services = self._services
+    async def load(self, kind: str, lookup: str, keys: list[Any]) -> Mapping[Any, Row]:
+        posts, users = self._posts, self._users
         if kind == "tweet":
-            return {row["id"]: row for row in await services.posts.get_many(keys) if visible_post(row)}
+            return {row["id"]: row for row in await posts.get_many(keys) if visible_post(row)}
         if kind == "user":
             if lookup == "username":
-                rows = await services.users.get_many_by_username(keys)
+                rows = await users.get_many_by_username(keys)
                 return {row["username_lower"]: row for row in rows}
-            return await services.users.by_ids(keys)
+            return await users.by_ids(keys)
         if kind == "media":
-            return {row["media_key"]: row for row in await services.users.media_many(keys)}
+            return {row["media_key"]: row for row in await users.media_many(keys)}
         if kind == "poll":
-            return {row["id"]: row for row in await services.users.polls_many(keys)}
+            return {row["id"]: row for row in await users.polls_many(keys)}
         if kind == "place":
-            return {row["id"]: row for row in await services.users.places_many(keys)}
+            return {row["id"]: row for row in await users.places_many(keys)}
         return {}
 
     async def relations(self, viewer_id: int, user_ids: list[int]) -> set[tuple[int, int]]:
-        return await self._services.users.relations(viewer_id, user_ids)
+        return await self._users.relations(viewer_id, user_ids)

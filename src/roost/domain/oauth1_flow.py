@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import unquote, urlencode
 
 from roost.auth import oauth1
-from roost.auth.principals import WRITE_LEVELS, RequestAuth
 from roost.core import errors, jsonio
+from roost.core.principal import WRITE_LEVELS, RequestAuth
 from roost.domain import accounts
 from roost.domain.oauth2_flow import is_allowed_redirect
 from roost.services import Services

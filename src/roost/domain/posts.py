@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.ids import MAX_SNOWFLAKE, snowflake_ms
+from roost.core.clock import Clock
+from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator, snowflake_ms
 from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
-from roost.services import Services
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
-from roost.storage.db import Executor, Row
+from roost.storage.db import Database, Executor, Row
 from roost.storage.events import append_event
 
 STANDARD_LIMIT = 280
@@ -33,143 +34,88 @@ def _id_string(name: str, value: Any) -> int:
     return number
 
 
-class PostService:
-    def __init__(self, services: Services) -> None:
-        self.s = services
+@dataclass(slots=True)
+class Draft:
+    """A create body whose shape has been checked: what the post asks for, before any rule that
+    needs storage."""
 
-    async def create(self, author_id: int, body: Any) -> Row:
+    body: dict[str, Any]
+    text: str
+    media_ids: list[Any]
+    poll: dict[str, Any] | None
+    reply: dict[str, Any] | None
+    edit: dict[str, Any] | None
+    community_id: int | None
+
+    @classmethod
+    def of(cls, body: Any) -> Draft:
         check_body(body)  # shape first: below, every member has its schema type
-        text = body.get("text")
         media = body.get("media") or {}
-        poll = body.get("poll")
-        reply = body.get("reply")
-        edit = body.get("edit_options")
         media_ids = media.get("media_ids") or []
         if len(media_ids) > 4:
             raise field_error("media.media_ids", media_ids, "Your media IDs are invalid.")
+        text = body.get("text")
         if not text and not media_ids:
             raise errors.invalid_body("$.text: text or media is required")
-        reply_settings = body.get("reply_settings")
         community_id = (
             None if body.get("community_id") is None else _id_string("community_id", body["community_id"])
         )
         if body.get("share_with_followers") and community_id is None:
             raise errors.invalid_body("share_with_followers requires community_id.")
+        # NUL never reaches storage (PostgreSQL text cannot hold it); the platform drops it too.
+        text = (text or "").replace("\x00", "")
+        return cls(
+            body, text, media_ids, body.get("poll"), body.get("reply"), body.get("edit_options"), community_id
+        )
 
-        async with self.s.db.transaction() as tx:
+
+_METRICS = ("retweet_count", "reply_count", "like_count", "quote_count", "bookmark_count", "impression_count")
+
+
+class PostService:
+    def __init__(self, db: Database, clock: Clock, ids: SnowflakeGenerator, url_seed: int) -> None:
+        self._db = db
+        self._clock = clock
+        self._ids = ids
+        self._url_seed = url_seed
+
+    async def create(self, author_id: int, body: Any) -> Row:
+        """A new post, or a new version of one (`edit_options`): checked, stored with its counters
+        and mentions, and announced on the event log, in one transaction."""
+        draft = Draft.of(body)
+        async with self._db.transaction() as tx:
             author = await user_rows.get_user_tx(tx, author_id)
             if author is None:
                 raise errors.unauthorized()
-            premium = author["subscription_type"] != "None"
-            previous = await self._edit_target(tx, author, edit) if edit is not None else None
-            # NUL never reaches storage (PostgreSQL text cannot hold it); the platform drops it too.
-            text = (text or "").replace("\x00", "")
-            limit = LONG_FORM_LIMIT if premium else STANDARD_LIMIT
-            if weighted_length(text) > limit:
-                raise errors.forbidden(TOO_LONG)
-            if previous is None and text and await self._is_duplicate(tx, author_id, text):
-                raise errors.forbidden("You are not allowed to create a Tweet with duplicate content.")
-            now = self.s.clock.now_ms()
-            post_id = self.s.ids.next_id()
-            parent = await self._reply_target(tx, reply) if reply is not None else None
-            quoted_id = None
-            if body.get("quote_tweet_id") is not None:
-                quoted_id = _id_string("quote_tweet_id", body["quote_tweet_id"])
-                quoted = await post_rows.get_for_update(tx, quoted_id)
-                if quoted is None or quoted["deleted_at"] is not None:
-                    raise field_error(
-                        "quote_tweet_id",
-                        body["quote_tweet_id"],
-                        f"Could not find tweet with quote_tweet_id: [{quoted_id}].",
-                    )
-            elif previous is not None:
-                quoted_id = previous["quoted_post_id"]  # an edit keeps what it quotes, as it keeps its parent
-            media_keys = await self._media_keys(tx, author_id, media_ids)
-            poll_id = await self._create_poll(tx, poll, now) if poll else None
-            stored_text, url_entities = shorten_urls(text, self._short_code)
-            entities = extract_entities(stored_text)
-            if url_entities:
-                entities["urls"] = url_entities
+            previous = await self._edit_target(tx, author, draft.edit) if draft.edit is not None else None
+            await self._check_text(tx, author, draft.text, previous)
+            now = self._clock.now_ms()
+            post_id = self._ids.next_id()
+            parent = await self._reply_target(tx, draft.reply) if draft.reply is not None else None
+            quoted_id = await self._quoted(tx, draft, previous)
+            media_keys = await self._media_keys(tx, author_id, draft.media_ids)
+            poll_id = await self._create_poll(tx, draft.poll, now) if draft.poll else None
+            stored_text, entities = self._entities(draft.text)
             mentioned = await self._resolve_mentions(tx, entities)
-            display = (
-                truncate_for_display(stored_text) if weighted_length(stored_text) > STANDARD_LIMIT else None
+            row = _post_row(
+                post_id,
+                author_id,
+                now,
+                draft,
+                stored_text,
+                entities,
+                parent,
+                previous,
+                quoted_id,
+                media_keys,
+                poll_id,
             )
-            root = previous
-            history = (
-                [*jsonio.loads(root["edit_history"])]
-                if root and root["edit_history"]
-                else [root["id"]]
-                if root
-                else []
-            ) + [post_id]
-            row = {
-                "id": post_id,
-                "author_id": author_id,
-                "text": stored_text,
-                "display_text": display,
-                "created_at": now,
-                "conversation_id": parent["conversation_id"]
-                if parent
-                else (previous or {}).get("conversation_id", post_id),
-                "in_reply_to_post_id": parent["id"]
-                if parent
-                else (previous or {}).get("in_reply_to_post_id"),
-                "in_reply_to_user_id": parent["author_id"]
-                if parent
-                else (previous or {}).get("in_reply_to_user_id"),
-                "quoted_post_id": quoted_id,
-                "reposted_post_id": None,
-                "lang": _guess_lang(stored_text),
-                "possibly_sensitive": 0,
-                "reply_settings": reply_settings or "everyone",
-                "source": None,
-                "community_id": community_id,
-                "share_with_followers": int(bool(body.get("share_with_followers"))),
-                "paid_partnership": int(bool(body.get("paid_partnership"))),
-                "place_id": (body.get("geo") or {}).get("place_id"),
-                "media_keys": jsonio.dumps(media_keys).decode() if media_keys else None,
-                "poll_id": poll_id,
-                "entities": jsonio.dumps(entities).decode() if entities else None,
-                "context_annotations": None,
-                "withheld": None,
-                "edit_history": jsonio.dumps(history).decode() if len(history) > 1 else None,
-                "edits_remaining": (previous["edits_remaining"] - 1) if previous else 5,
-                "is_edit_eligible": 0 if poll_id is not None else 1,
-                "superseded_by": None,
-                "retweet_count": 0,
-                "reply_count": 0,
-                "like_count": 0,
-                "quote_count": 0,
-                "bookmark_count": 0,
-                "impression_count": 0,
-                "deleted_at": None,
-            }
-            if previous is not None:
-                for metric in (
-                    "retweet_count",
-                    "reply_count",
-                    "like_count",
-                    "quote_count",
-                    "bookmark_count",
-                    "impression_count",
-                ):
-                    row[metric] = previous[metric]
             await post_rows.insert_post(tx, row, mentioned)
-            if previous is not None:
-                await self._record_edit(tx, previous, post_id, history)
-                await self._retarget(tx, previous, row)
-            else:
-                await post_rows.bump_user(tx, author_id, "tweet_count", 1)
-                if parent is not None:
-                    await post_rows.bump_post(tx, parent["id"], "reply_count", 1)
-                if quoted_id is not None:
-                    await post_rows.bump_post(tx, quoted_id, "quote_count", 1)
-                if media_keys:
-                    await post_rows.bump_user(tx, author_id, "media_count", len(media_keys))
+            await self._count(tx, row, previous, parent, media_keys)
             await post_rows.set_most_recent(tx, author_id, post_id)
             await append_event(
                 tx,
-                event_id=self.s.ids.next_id(),
+                event_id=self._ids.next_id(),
                 kind="post.edit" if previous else "post.create",
                 created_at=now,
                 user_id=author_id,
@@ -179,13 +125,13 @@ class PostService:
         return row
 
     async def delete(self, user_id: int, post_id: int) -> bool:
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             row = await post_rows.get_for_update(tx, post_id)
             if row is None or row["deleted_at"] is not None:
                 raise errors.not_found_problem(f"Could not find tweet with id: [{post_id}].")
             if row["author_id"] != user_id:
                 raise errors.forbidden("You are not allowed to delete a Tweet that is not yours.")
-            now = self.s.clock.now_ms()
+            now = self._clock.now_ms()
             versions = jsonio.loads(row["edit_history"]) if row["edit_history"] else [post_id]
             for version in versions:
                 await post_rows.mark_deleted(tx, version, now)
@@ -197,7 +143,7 @@ class PostService:
             await post_rows.set_most_recent(tx, user_id, await post_rows.latest_post_of(tx, user_id))
             await append_event(
                 tx,
-                event_id=self.s.ids.next_id(),
+                event_id=self._ids.next_id(),
                 kind="post.delete",
                 created_at=now,
                 user_id=user_id,
@@ -207,6 +153,57 @@ class PostService:
         return True
 
     # ---- rules -----------------------------------------------------------------------------------
+
+    async def _check_text(self, tx: Executor, author: Row, text: str, previous: Row | None) -> None:
+        limit = LONG_FORM_LIMIT if author["subscription_type"] != "None" else STANDARD_LIMIT
+        if weighted_length(text) > limit:
+            raise errors.forbidden(TOO_LONG)
+        if previous is None and text and await self._is_duplicate(tx, author["id"], text):
+            raise errors.forbidden("You are not allowed to create a Tweet with duplicate content.")
+
+    async def _quoted(self, tx: Executor, draft: Draft, previous: Row | None) -> int | None:
+        quote = draft.body.get("quote_tweet_id")
+        if quote is None:
+            # An edit keeps what it quotes, as it keeps its parent.
+            return previous["quoted_post_id"] if previous is not None else None
+        quoted_id = _id_string("quote_tweet_id", quote)
+        quoted = await post_rows.get_for_update(tx, quoted_id)
+        if quoted is None or quoted["deleted_at"] is not None:
+            raise field_error(
+                "quote_tweet_id", quote, f"Could not find tweet with quote_tweet_id: [{quoted_id}]."
+            )
+        return quoted_id
+
+    def _entities(self, text: str) -> tuple[str, dict[str, Any]]:
+        """The text as stored (links shortened) and its entities."""
+        stored_text, url_entities = shorten_urls(text, self._short_code)
+        entities = extract_entities(stored_text)
+        if url_entities:
+            entities["urls"] = url_entities
+        return stored_text, entities
+
+    async def _count(
+        self,
+        tx: Executor,
+        row: dict[str, Any],
+        previous: Row | None,
+        parent: Row | None,
+        media_keys: list[str],
+    ) -> None:
+        """Counters: a new version moves its reply and quote counts; a new post counts everywhere."""
+        if previous is not None:
+            history = jsonio.loads(row["edit_history"])
+            await self._record_edit(tx, previous, row["id"], history)
+            await self._retarget(tx, previous, row)
+            return
+        author_id = row["author_id"]
+        await post_rows.bump_user(tx, author_id, "tweet_count", 1)
+        if parent is not None:
+            await post_rows.bump_post(tx, parent["id"], "reply_count", 1)
+        if row["quoted_post_id"] is not None:
+            await post_rows.bump_post(tx, row["quoted_post_id"], "quote_count", 1)
+        if media_keys:
+            await post_rows.bump_user(tx, author_id, "media_count", len(media_keys))
 
     async def _edit_target(self, tx: Executor, author: Row, edit: dict[str, Any]) -> Row:
         previous_id = _id_string("edit_options.previous_post_id", edit.get("previous_post_id"))
@@ -227,7 +224,7 @@ class PostService:
             previous["superseded_by"] is not None
             or not previous["is_edit_eligible"]
             or previous["edits_remaining"] <= 0
-            or self.s.clock.now_ms() > original_ms + EDIT_WINDOW_MS
+            or self._clock.now_ms() > original_ms + EDIT_WINDOW_MS
         ):
             raise errors.forbidden("This Tweet is not eligible for editing.")
         return previous
@@ -262,7 +259,7 @@ class PostService:
         if latest is None:
             return False
         stored, _ = shorten_urls(text, self._short_code)
-        return latest["text"] == stored and self.s.clock.now_ms() - latest["created_at"] < 86_400_000
+        return latest["text"] == stored and self._clock.now_ms() - latest["created_at"] < 86_400_000
 
     async def _media_keys(self, tx: Executor, author_id: int, media_ids: list[Any]) -> list[str]:
         if not media_ids:
@@ -290,7 +287,7 @@ class PostService:
                 duration,
                 f"The `poll.duration_minutes` field value [{duration}] is not between 5 and 10080",
             )
-        poll_id = self.s.ids.next_id()
+        poll_id = self._ids.next_id()
         await user_rows.insert_poll(
             tx,
             {
@@ -318,9 +315,73 @@ class PostService:
         return list(dict.fromkeys(by_name.values()))
 
     def _short_code(self, url: str) -> str:
-        digest = hashlib.sha256(f"{self.s.settings.seed}:{url}".encode()).digest()
-        alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-        return "".join(alphabet[b % len(alphabet)] for b in digest[:10])
+        return short_code(self._url_seed, url)
+
+
+def short_code(seed: int, url: str) -> str:
+    """The t.co code of a link: the same for the same link under the same seed (bulk data agrees)."""
+    digest = hashlib.sha256(f"{seed}:{url}".encode()).digest()
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    return "".join(alphabet[b % len(alphabet)] for b in digest[:10])
+
+
+def _post_row(
+    post_id: int,
+    author_id: int,
+    now: int,
+    draft: Draft,
+    stored_text: str,
+    entities: dict[str, Any],
+    parent: Row | None,
+    previous: Row | None,
+    quoted_id: int | None,
+    media_keys: list[str],
+    poll_id: int | None,
+) -> dict[str, Any]:
+    """The stored row of a new post. A new version continues its predecessor: the same conversation
+    and reply target, its edit history plus itself, its metrics, one edit fewer left."""
+    body = draft.body
+    history = [*_edit_history(previous), post_id] if previous is not None else [post_id]
+    display = truncate_for_display(stored_text) if weighted_length(stored_text) > STANDARD_LIMIT else None
+    row = {
+        "id": post_id,
+        "author_id": author_id,
+        "text": stored_text,
+        "display_text": display,
+        "created_at": now,
+        "conversation_id": parent["conversation_id"]
+        if parent
+        else (previous or {}).get("conversation_id", post_id),
+        "in_reply_to_post_id": parent["id"] if parent else (previous or {}).get("in_reply_to_post_id"),
+        "in_reply_to_user_id": parent["author_id"] if parent else (previous or {}).get("in_reply_to_user_id"),
+        "quoted_post_id": quoted_id,
+        "reposted_post_id": None,
+        "lang": _guess_lang(stored_text),
+        "possibly_sensitive": 0,
+        "reply_settings": body.get("reply_settings") or "everyone",
+        "source": None,
+        "community_id": draft.community_id,
+        "share_with_followers": int(bool(body.get("share_with_followers"))),
+        "paid_partnership": int(bool(body.get("paid_partnership"))),
+        "place_id": (body.get("geo") or {}).get("place_id"),
+        "media_keys": jsonio.dumps(media_keys).decode() if media_keys else None,
+        "poll_id": poll_id,
+        "entities": jsonio.dumps(entities).decode() if entities else None,
+        "context_annotations": None,
+        "withheld": None,
+        "edit_history": jsonio.dumps(history).decode() if len(history) > 1 else None,
+        "edits_remaining": (previous["edits_remaining"] - 1) if previous else 5,
+        "is_edit_eligible": 0 if poll_id is not None else 1,
+        "superseded_by": None,
+        "deleted_at": None,
+    }
+    for metric in _METRICS:
+        row[metric] = previous[metric] if previous is not None else 0
+    return row
+
+
+def _edit_history(post: Row) -> list[int]:
+    return [*jsonio.loads(post["edit_history"])] if post["edit_history"] else [post["id"]]
 
 
 def _guess_lang(text: str) -> str:

@@ -13,7 +13,7 @@ from roost.core import errors, jsonio
 from roost.core.ids import MAX_SNOWFLAKE
 from roost.core.params import USERNAME_PATTERN
 from roost.domain.accounts import user_entities
-from roost.domain.lookup import hidden_authors, visible_post
+from roost.domain.lookup import Lookup, visible_post
 from roost.services import Services
 from roost.storage import posts as post_rows
 from roost.storage import social as social_rows
@@ -94,7 +94,7 @@ class SocialService:
         if (
             post is None
             or not visible_post(post)
-            or await hidden_authors(self.s, user_id, [post["author_id"]])
+            or await Lookup(self.s.posts, self.s.users).hidden_authors(user_id, [post["author_id"]])
         ):
             raise _not_found("tweet", "tweet_id", post_id)
         async with self.s.db.transaction() as tx:

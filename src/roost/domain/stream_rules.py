@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from roost.auth.principals import Principal
 from roost.core import errors, jsonio, pagination
 from roost.core.clock import iso_ms
-from roost.core.params import ParamError
+from roost.core.pagination import PageToken
+from roost.core.principal import Principal
 from roost.search.ast import Query, QueryError
 from roost.services import Services
 from roost.storage import stream_rules as rows
@@ -293,7 +293,7 @@ class StreamRuleService:
     # ---- reads ----------------------------------------------------------------------------------
 
     async def listing(
-        self, app_id: int, ids: list[int] | None, max_results: int, token: str | None
+        self, app_id: int, ids: list[int] | None, max_results: int, token: PageToken | None
     ) -> dict[str, Any]:
         sent = self._sent()
         meta: dict[str, Any] = {"sent": sent}
@@ -301,14 +301,7 @@ class StreamRuleService:
             found = await self.store.by_ids(app_id, ids)
             page = found
         else:
-            after = 0
-            if token is not None:
-                try:
-                    after, _ = pagination.decode("pagination_token", token, PAGE_SCOPE)
-                except ParamError as exc:
-                    raise errors.invalid_request(
-                        [errors.param_error("pagination_token", token, exc.message)]
-                    ) from None
+            after = token.position(PAGE_SCOPE)[0] if token is not None else 0
             page = await self.store.page_of_app(app_id, after, max_results + 1)
             if len(page) > max_results:
                 page = page[:max_results]

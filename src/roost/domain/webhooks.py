@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from roost.auth.principals import Principal
 from roost.core import errors
 from roost.core.clock import iso_ms
 from roost.core.params import MAX_ID
+from roost.core.principal import Principal
 from roost.events import replay
 from roost.events.crc import judge, reply_limit, requestable, run_crc
 from roost.services import Services

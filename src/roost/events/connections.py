@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from roost.core import errors, jsonio
-from roost.core.pipeline import Call, Stream
 from roost.domain import usage
 from roost.events.tail import DEFAULT_KEEPALIVE_S, Tail
+from roost.platform.pipeline import Call, Stream
 from roost.services import Services
 from roost.storage.activity import ActivityStore
 from roost.storage.db import Row

@@ -11,9 +11,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from roost.auth.principals import RequestAuth
 from roost.control.state import ServerState
 from roost.core import errors, jsonio
+from roost.core.principal import RequestAuth
 from roost.domain import accounts
 from roost.domain import oauth1_flow as flow
 from roost.oauth import limits, web

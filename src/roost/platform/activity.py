@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from roost.core import errors
-from roost.core.operations import ANY_AUTH, APP, Operation, RateLimit
 from roost.core.params import CsvOf, IntRange, Param, Snowflake, Timestamp, Token
-from roost.core.pipeline import Call, Stream
 from roost.domain.activity import ActivityService
 from roost.events.xaa import ACTIVITY_SLOTS, ActivityStream
+from roost.platform.operations import ANY_AUTH, APP, Operation, RateLimit
+from roost.platform.pipeline import Call, Stream
 from roost.storage.activity import ActivityStore
 
 SUBSCRIPTION_LIMIT = RateLimit(app=500, user=500)

@@ -5,16 +5,15 @@ sharing the database), and deleting them — a deleted connection gets the in-ba
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
-from roost.core import errors
+from roost.core import errors, pagination
 from roost.core.clock import iso_ms
-from roost.core.operations import APP, Operation, RateLimit
 from roost.core.params import Enum, EnumSet, IntRange, Param, Token
-from roost.core.pipeline import Call
 from roost.domain import usage
 from roost.events.connections import active_rows, fresh_since, terminate
+from roost.platform.operations import APP, Operation, RateLimit
+from roost.platform.pipeline import Call
 from roost.storage.db import Row
 from roost.storage.streams import StreamStore
 
@@ -79,18 +78,17 @@ def _cursor(call: Call) -> tuple[int, str] | None:
     token = call.params.get("pagination_token")
     if token is None:
         return None
-    try:
-        at, _, ident = base64.urlsafe_b64decode(token.encode("ascii")).decode("ascii").partition(":")
-        if ident:
-            return int(at), ident
-    except (ValueError, UnicodeError):
-        pass
-    message = f"The `pagination_token` query parameter value [{token}] is not a valid token"
-    raise errors.invalid_request([errors.param_error("pagination_token", token, message)])
+    at, _, ident = token.key(_PAGE_SCOPE).partition(":")
+    if not (at.isascii() and at.isdigit() and ident):
+        raise token.invalid()
+    return int(at), ident
 
 
 def _token(item: dict[str, Any], connected_at: int) -> str:
-    return base64.urlsafe_b64encode(f"{connected_at}:{item['id']}".encode()).decode("ascii")
+    return pagination.encode_key(f"{connected_at}:{item['id']}", _PAGE_SCOPE)
+
+
+_PAGE_SCOPE = "connections"
 
 
 async def list_connections(call: Call) -> dict[str, Any]:

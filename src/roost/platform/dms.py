@@ -6,11 +6,11 @@ import re
 from typing import Any, ClassVar
 
 from roost.core import pagination
-from roost.core.errors import invalid_request, param_error, resource_not_found_item
-from roost.core.operations import USER_AUTH, DailyCap, Operation, RateLimit
+from roost.core.errors import resource_not_found_item
 from roost.core.params import EnumSet, IntRange, Kind, Param, ParamError, Snowflake, Token
-from roost.core.pipeline import Call, Objects
 from roost.domain.dms import EVENT_TYPES, DmService, one_to_one_id
+from roost.platform.operations import USER_AUTH, DailyCap, Operation, RateLimit
+from roost.platform.pipeline import Call, Objects
 from roost.storage.posts import MAX_ID
 
 CONVERSATION_PATTERN = "^([0-9]{1,19}-[0-9]{1,19}|[0-9]{15,19})$"
@@ -28,7 +28,7 @@ class ConversationId(Kind):
         return raw
 
 
-class PageToken(Token):
+class DmPageToken(Token):
     """DM event pagination tokens (the platform's 16-character minimum)."""
 
     openapi: ClassVar[dict[str, Any]] = {"type": "string", "minLength": 16}
@@ -36,7 +36,7 @@ class PageToken(Token):
 
 PAGE_PARAMS = (
     Param("max_results", IntRange(1, 100), default=100),
-    Param("pagination_token", PageToken()),
+    Param("pagination_token", DmPageToken()),
     Param("event_types", EnumSet(EVENT_TYPES)),
 )
 
@@ -74,10 +74,7 @@ async def _page(call: Call, scope: str, **where: Any) -> Objects:
     token = params.get("pagination_token")
     since_id, until_id, direction = 0, MAX_ID, pagination.NEXT
     if token is not None:
-        try:
-            cursor, direction = pagination.decode("pagination_token", token, scope)
-        except ParamError as exc:
-            raise invalid_request([param_error("pagination_token", token, exc.message)]) from None
+        cursor, direction = token.position(scope)
         if direction == pagination.NEXT:
             until_id = cursor
         else:

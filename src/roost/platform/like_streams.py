@@ -14,14 +14,14 @@ from typing import Any
 
 from roost.core import jsonio
 from roost.core.fields import Selection
-from roost.core.operations import APP, Operation
 from roost.core.params import IntRange, Param
-from roost.core.pipeline import Call, Stream
 from roost.domain.like_objects import like_id, like_row
 from roost.domain.lookup import visible_post
 from roost.events.connections import open_stream
 from roost.events.stream_posts import line as stream_line
 from roost.events.stream_posts import render_line
+from roost.platform.operations import APP, Operation
+from roost.platform.pipeline import Call, Stream
 from roost.platform.stream import STREAM_CONNECT
 from roost.platform.streams import BACKFILL, WINDOW, in_sample, partition_of
 from roost.services import Services

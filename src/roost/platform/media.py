@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from roost.core.errors import resource_not_found_item
-from roost.core.operations import ANY_AUTH, Operation, RateLimit
 from roost.core.params import CsvOf, MediaKey, Param
-from roost.core.pipeline import Call, Objects
+from roost.platform.operations import ANY_AUTH, Operation, RateLimit
+from roost.platform.pipeline import Call, Objects
 
 SCOPES = ("tweet.read",)
 

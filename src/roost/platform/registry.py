@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from roost.core.operations import Operation
 from roost.platform import (
     activity,
     connections,
@@ -18,6 +17,7 @@ from roost.platform import (
     users,
     webhooks,
 )
+from roost.platform.operations import Operation
 
 
 def all_operations() -> list[Operation]:

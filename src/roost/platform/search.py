@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.core.operations import ANY_AUTH, APP, OAUTH2, Operation, RateLimit
 from roost.core.params import Enum, EnumSet, IntRange, Kind, Param, Snowflake, Timestamp, Token
-from roost.core.pipeline import Call, Objects
 from roost.domain import usage
+from roost.platform.operations import ANY_AUTH, APP, OAUTH2, Operation, RateLimit
+from roost.platform.pipeline import Call, Objects
 from roost.search.service import Product, SearchService
 
 

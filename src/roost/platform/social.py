@@ -6,16 +6,14 @@ from typing import Any, ClassVar
 
 from roost.core import pagination
 from roost.core.errors import (
-    invalid_request,
     not_authorized_for_resource_item,
-    param_error,
     resource_not_found_item,
 )
-from roost.core.operations import ANY_AUTH, USER_AUTH, Operation, RateLimit
-from roost.core.params import IntRange, Param, ParamError, Snowflake, Token
-from roost.core.pipeline import Call, Objects
-from roost.domain.lookup import hidden_authors, visible_post
+from roost.core.params import IntRange, Param, Snowflake, Token
+from roost.domain.lookup import visible_post
 from roost.domain.social import SocialService, body_id, require_self
+from roost.platform.operations import ANY_AUTH, USER_AUTH, Operation, RateLimit
+from roost.platform.pipeline import Call, Objects
 from roost.storage.db import Row
 from roost.storage.social import SocialStore
 
@@ -77,23 +75,7 @@ async def unmute(call: Call) -> dict[str, Any]:
 
 def _offset(call: Call, scope: str) -> int:
     token = call.params.get("pagination_token")
-    if token is None:
-        return 0
-    try:
-        cursor, _ = pagination.decode("pagination_token", token, scope)
-    except ParamError as exc:
-        raise invalid_request([param_error("pagination_token", token, exc.message)]) from None
-    if cursor < _OFFSET_BASE:
-        raise invalid_request(
-            [
-                param_error(
-                    "pagination_token",
-                    token,
-                    f"The `pagination_token` query parameter value [{token}] is not a valid token",
-                )
-            ]
-        )
-    return cursor - _OFFSET_BASE
+    return 0 if token is None else token.offset(scope, _OFFSET_BASE)
 
 
 def _page(rows: list[Row], shown: list[Row], offset: int, limit: int, scope: str) -> Objects:
@@ -119,7 +101,7 @@ async def _protected_owner(call: Call, user_id: int) -> Objects | None:
     """The partial error for a missing user, or a protected one the caller does not follow."""
     if await call.services.users.get(user_id) is None:
         return Objects([], errors=[resource_not_found_item("user", "id", str(user_id))])
-    if await hidden_authors(call.services, call.principal.user_id, [user_id]):
+    if await call.domain.lookup.hidden_authors(call.principal.user_id, [user_id]):
         return Objects([], errors=[not_authorized_for_resource_item("user", "id", str(user_id), "data")])
     return None
 
@@ -149,7 +131,7 @@ async def liking_users(call: Call) -> Objects:
     post = await call.services.posts.get(post_id)
     if post is None or not visible_post(post):
         return Objects([], errors=[resource_not_found_item("tweet", "id", str(post_id))])
-    if await hidden_authors(call.services, call.principal.user_id, [post["author_id"]]):
+    if await call.domain.lookup.hidden_authors(call.principal.user_id, [post["author_id"]]):
         return Objects([], errors=[not_authorized_for_resource_item("tweet", "id", str(post_id), "data")])
     return await _user_list(call, "liking_users", post_id)
 
@@ -165,7 +147,9 @@ async def liked_tweets(call: Call) -> Objects:
     rows = await SocialStore(call.services.db).liked_posts(user_id, limit + 1, offset)
     page = rows[:limit]
     # Posts of protected accounts the caller cannot see are left out (the page may come up short).
-    hidden = await hidden_authors(call.services, call.principal.user_id, (row["author_id"] for row in page))
+    hidden = await call.domain.lookup.hidden_authors(
+        call.principal.user_id, (row["author_id"] for row in page)
+    )
     return _page(rows, [row for row in page if row["author_id"] not in hidden], offset, limit, scope)
 
 

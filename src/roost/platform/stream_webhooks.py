@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.core.operations import APP, Operation, RateLimit
-from roost.core.pipeline import Call
 from roost.domain.stream_links import StreamLinkService
+from roost.platform.operations import APP, Operation, RateLimit
+from roost.platform.pipeline import Call
 from roost.platform.webhooks import WEBHOOK_ID
 
 LINKS = "/2/tweets/search/webhooks"

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from roost.core.errors import not_authorized_for_resource_item
-from roost.core.operations import ANY_AUTH, USER_AUTH, DailyCap, Operation, RateLimit
 from roost.core.params import CsvOf, EnumSet, Param, Snowflake
-from roost.core.pipeline import Call, Objects
-from roost.domain.lookup import hidden_authors, lookup_post, lookup_posts
-from roost.domain.posts import PostService
-from roost.platform.timelines import TIMELINE_PARAMS, timeline_page
+from roost.platform.operations import ANY_AUTH, USER_AUTH, DailyCap, Operation, RateLimit
+from roost.platform.pipeline import Call, Objects
+from roost.platform.timelines import TIMELINE_PARAMS, page_objects, window
 
 _NONE: tuple[()] = ()
 
@@ -19,45 +16,40 @@ def _columns(call: Call) -> tuple[str, ...] | None:
 
 async def get_tweets(call: Call) -> Objects:
     viewer = call.principal.user_id
-    found, problems = await lookup_posts(call.services, viewer, call.params["ids"], "ids", _columns(call))
+    found, problems = await call.domain.lookup.posts(viewer, call.params["ids"], "ids", _columns(call))
     return Objects(found, errors=problems)
 
 
 async def get_tweet(call: Call) -> Objects:
     viewer = call.principal.user_id
-    columns = call.selection.columns if call.selection is not None else None
-    row, problems = await lookup_post(call.services, viewer, call.params["id"], "id", columns)
+    columns = call.selection.columns if call.selection is not None else None  # inline: the hot path
+    row, problems = await call.domain.lookup.post(viewer, call.params["id"], "id", columns)
     return Objects(_NONE if row is None else (row,), True, None, problems)  # single
 
 
 async def create_tweet(call: Call) -> Objects:
     assert call.principal.user_id is not None
-    row = await PostService(call.services).create(call.principal.user_id, call.body)
+    row = await call.domain.posts.create(call.principal.user_id, call.body)
     return Objects([row], single=True)  # the default fields: id, text, edit_history_tweet_ids
 
 
 async def delete_tweet(call: Call) -> dict:
     assert call.principal.user_id is not None
-    await PostService(call.services).delete(call.principal.user_id, call.params["id"])
+    await call.domain.posts.delete(call.principal.user_id, call.params["id"])
     return {"data": {"deleted": True}}
 
 
 async def user_tweets(call: Call) -> Objects:
-    author_id: int = call.params["id"]
-    if await hidden_authors(call.services, call.principal.user_id, [author_id]):
-        return Objects([], errors=[not_authorized_for_resource_item("user", "id", str(author_id), "data")])
     exclude = call.params.get("exclude", frozenset())
-    return await timeline_page(
-        call,
-        "tweets",
-        author_id=call.params["id"],
-        include_replies="replies" not in exclude,
-        include_reposts="retweets" not in exclude,
+    page = await call.domain.timelines.user_posts(
+        call.principal.user_id, call.params["id"], window(call), exclude
     )
+    return page_objects(page)
 
 
 async def user_mentions(call: Call) -> Objects:
-    return await timeline_page(call, "mentions", mentioned_id=call.params["id"])
+    page = await call.domain.timelines.mentions(call.principal.user_id, call.params["id"], window(call))
+    return page_objects(page)
 
 
 WRITE_SCOPES = ("tweet.read", "tweet.write", "users.read")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from roost.core.operations import APP, OAUTH1, USER_AUTH, Operation, RateLimit
 from roost.core.params import EnumSet, Kind, Param, Snowflake
-from roost.core.pipeline import Call
 from roost.domain.webhooks import WEBHOOK_FIELDS, WebhookService
+from roost.platform.operations import APP, OAUTH1, USER_AUTH, Operation, RateLimit
+from roost.platform.pipeline import Call
 
 WEBHOOK_ID = Param("webhook_id", Snowflake(), required=True, in_path=True)
 WEBHOOK_LIMIT = RateLimit(app=450, per_app=True)

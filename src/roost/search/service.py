@@ -13,7 +13,7 @@ from typing import Any, Literal
 from roost.core import pagination
 from roost.core.clock import iso_ms, minute_text, parse_rfc3339
 from roost.core.errors import invalid_request, param_error
-from roost.core.params import ParamError
+from roost.core.pagination import PageToken
 from roost.search.ast import And, Node, Not, Operator, Or, QueryError
 from roost.search.matcher import matches
 from roost.search.parser import parse
@@ -137,27 +137,13 @@ def _scope(kind: str, query: str) -> str:
     return f"{kind}:" + hashlib.blake2s(query.encode(), digest_size=8).hexdigest()
 
 
-def _token(params: Mapping[str, Any]) -> tuple[str, str] | None:
-    for name in ("next_token", "pagination_token"):
-        if params.get(name) is not None:
-            return name, params[name]
-    return None
-
-
 def _cursor(params: Mapping[str, Any], scope: str) -> int | None:
-    found = _token(params)
-    if found is None:
-        return None
-    name, token = found
-    try:
-        cursor, direction = pagination.decode(name, token, scope)
-    except ParamError as exc:
-        raise invalid_request([param_error(name, token, exc.message)]) from None
-    if direction != pagination.NEXT:
-        raise invalid_request(
-            [param_error(name, token, f"The `{name}` query parameter value [{token}] is not a valid token")]
-        )
-    return cursor
+    """The cursor of the request's `next_token` (or `pagination_token`): forward-only here."""
+    for name in ("next_token", "pagination_token"):
+        token: PageToken | None = params.get(name)
+        if token is not None:
+            return token.following(scope)
+    return None
 
 
 class SearchService:

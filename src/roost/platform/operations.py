@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from roost.core.params import Param
 
 if TYPE_CHECKING:
-    from roost.core.pipeline import Call
+    from roost.platform.pipeline import Call
 
 APP = "app"
 OAUTH1 = "oauth1"

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from roost.core.fields import FieldsEngine
-from roost.core.operations import APP, OAUTH1, OAUTH2, Operation
+from roost.platform.operations import APP, OAUTH1, OAUTH2, Operation
 
 _SECURITY = {APP: "BearerToken", OAUTH1: "UserToken", OAUTH2: "OAuth2UserToken"}
 

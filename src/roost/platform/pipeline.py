@@ -1,4 +1,4 @@
-"""The one request pipeline every operation goes through.
+"""The v2 dialect of the request pipeline (`roost.core.stages` is the skeleton both APIs share).
 
 route → read body → authenticate → auth kind / scopes / permissions → rate limit → parameters →
 fields and expansions → handler → render (envelope, includes, partial errors) → headers.
@@ -9,18 +9,15 @@ Handlers only see a `Call` and return records or a plain body; every error body 
 from __future__ import annotations
 
 import dataclasses
-import logging
-import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl
 
-from roost.auth.principals import Authenticator, Principal, RequestAuth
+from roost.config import Settings
 from roost.core import errors, jsonio
 from roost.core.fields import FieldsEngine, Loader, RenderContext, Rendered, Selection
-from roost.core.operations import APP, DailyCap, Operation, RateLimit
+from roost.core.pagination import PageToken
 from roost.core.params import (
     Param,
     ParamError,
@@ -28,34 +25,26 @@ from roost.core.params import (
     empty_parameter_message,
     unknown_parameter_message,
 )
+from roost.core.principal import Principal
 from roost.core.ratelimit import RateLimiter
 from roost.core.router import Router
+from roost.core.stages import Exchange, Outcome, Skeleton, Stages
 from roost.core.wire import (
-    ClientDisconnected,
     RawHeaders,
     Stream,
-    TransactionIds,
-    elapsed_ms,
     encode_headers,
-    has_body,
     header,
     parse_query,
-    read_body,
-    send_raw,
-    send_stream,
     window_headers,
     window_raw_headers,
 )
+from roost.platform.operations import APP, DailyCap, Operation, RateLimit
 
 if TYPE_CHECKING:
     from roost.services import Services
-
-log = logging.getLogger("roost.pipeline")
+    from roost.wiring import Domain
 
 DM_ACCESS_LEVEL = "read-write-directmessages"
-
-ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
-_FORM = "application/x-www-form-urlencoded"
 
 
 @dataclass(slots=True)
@@ -84,29 +73,34 @@ class Call:
     params: dict[str, Any]
     body: Any
     selection: Selection | None
+    domain: Domain
     services: Services
     now_ms: int
     raw: dict[str, str]  # raw query values by name, for echoing in errors
     client_ip: str | None = None  # the peer's address (streaming connections report it)
 
 
-class Pipeline:
+class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
+    """The v2 dialect: the operation table, its authentication kinds, scopes and permissions, the
+    platform's rate-limit keys, query parameters and field selection, the envelope and problem bodies."""
+
     def __init__(
         self,
-        services: Services,
+        stages: Stages,
+        settings: Settings,
+        domain: Domain,
         operations: Sequence[Operation],
         engine: FieldsEngine,
         loader_for: Callable[[int | None], Loader],  # the loader for a viewer (user id; None: app-only)
-        fallback: ASGIApp | None = None,
-        fallback_prefixes: tuple[str, ...] = ("/_roost",),
+        services: Services,
     ) -> None:
+        super().__init__(stages, [(b"api-version", settings.api_version.encode("latin-1"))])
+        self.domain = domain
         self.services = services
         self.engine = engine
         self.loader_for = loader_for
-        self.fallback = fallback
-        self.fallback_prefixes = fallback_prefixes
         self.router = Router()
-        operations = [_with_limits(op, services.settings.limits.get(op.operation_id)) for op in operations]
+        operations = [_with_limits(op, settings.limits.get(op.operation_id)) for op in operations]
         self.operations = operations
         for op in operations:
             self.router.add(op.method, op.path, op)
@@ -115,15 +109,10 @@ class Pipeline:
         # Query-string results by (operation, raw query): a pure function of both, so a repeated
         # query (the same fields and expansions, another id in the path) is validated once.
         self._queries: dict[tuple[str, bytes], _ParsedQuery] = {}
-        settings = services.settings
         self.api_version = settings.api_version
-        self._api_version = (b"api-version", settings.api_version.encode("latin-1"))
-        self._transaction_ids = TransactionIds()
-        self._clock = services.clock
+        self._clock = stages.clock
         self._loaders: dict[int | None, Loader] = {}
-        self.max_body = settings.max_body_bytes
-        self.limiter: RateLimiter = services.rate_limiter
-        self.auth: Authenticator = services.authenticator
+        self.limiter: RateLimiter = stages.limiter
 
     def _allowed_params(self, op: Operation) -> list[str]:
         names = [p.name for p in op.params]
@@ -131,83 +120,48 @@ class Pipeline:
             names.extend(self.engine.parameter_names(op.returns))
         return names
 
-    # ---- ASGI -----------------------------------------------------------------------------------
+    # ---- the dialect's stages -------------------------------------------------------------------
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] != "http":
-            if self.fallback is not None:
-                await self.fallback(scope, receive, send)
-            return
-        path: str = scope["path"]
-        match = self.router.match(scope["method"], path)
+    def route(self, exchange: Exchange) -> tuple[Operation, dict[str, str]]:
+        scope = exchange.scope
+        match = self.router.match(scope["method"], scope["path"])
         if match is None:
-            if self.fallback is not None and path.startswith(self.fallback_prefixes):
-                await self.fallback(scope, receive, send)
-                return
-            error = errors.route_not_found()
-            body = jsonio.dumps(error.body)
-            head = self._head(error.content_type, None, [], {}, time.perf_counter())
-            await send_raw(scope, send, error.status, body, head)
-            return
-        op, path_params = match
-        started = time.perf_counter()
-        headers: dict[str, str] = {}
-        for name, value in scope["headers"]:  # a loop: cheaper than a comprehension on Python 3.11
-            headers[name.decode("latin-1")] = value.decode("latin-1")
-        rate: RawHeaders | None = None
-        principal: Principal | None = None
-        try:
-            body = await read_body(receive, headers, self.max_body) if has_body(headers) else b""
-            principal = self._known_bearer(headers) or await self._authenticate(op, scope, headers, body)
-            self._authorize(op, principal)  # after identification: refusals still carry x-access-level
-            now_ms = self._clock.now_ms()
-            rate = self._rate_limit(op, principal, now_ms / 1000)
-            status, payload, content_type, extra = await self._run(
-                op, scope, headers, body, principal, path_params, now_ms
-            )
-        except ClientDisconnected:
-            return  # nobody to answer, and nothing done
-        except errors.ApiError as error:
-            status, payload, content_type, extra = error.status, error.body, error.content_type, error.headers
-        except Exception:
-            log.exception("unhandled error in %s %s", scope["method"], path)
-            error = errors.internal_error()
-            status, payload, content_type, extra = error.status, error.body, error.content_type, {}
-        if rate is None:
-            # Live traffic: a 401 carries no rate-limit headers (nobody was identified to count).
-            rate = _NO_WINDOW if status == 401 else self._unmetered_window(op, principal)
-        if isinstance(payload, Stream):
-            out = self._head(None, principal, rate, extra, started)
-            await send_stream(send, receive, status, payload, out)
-            return
-        data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
-        await send_raw(scope, send, status, data, self._head(content_type, principal, rate, extra, started))
+            raise errors.route_not_found()
+        return match
 
-    def _head(
-        self,
-        content_type: str | None,
-        principal: Principal | None,
-        rate: RawHeaders,
-        extra: Mapping[str, str],
-        started: float,
+    async def identify(self, route: tuple[Operation, dict[str, str]], exchange: Exchange) -> Principal:
+        op = route[0]
+        principal = await self.authenticate(exchange, v2=True)
+        if principal is None:
+            raise errors.unauthorized()
+        if principal.kind == "oauth1" and principal.user_id is None and "oauth1" in op.auth:
+            raise errors.unauthorized()  # a consumer-only signature names no user
+        return principal
+
+    async def serve(self, route: tuple[Operation, dict[str, str]], exchange: Exchange) -> Outcome:
+        op, path_params = route
+        principal = exchange.principal
+        assert principal is not None
+        self._authorize(op, principal)  # after identification: refusals still carry x-access-level
+        now_ms = self._clock.now_ms()
+        exchange.rate = self._rate_limit(op, principal, now_ms / 1000)
+        return await self._run(op, exchange, principal, path_params, now_ms)
+
+    def head(
+        self, route: tuple[Operation, dict[str, str]] | None, exchange: Exchange, outcome: Outcome
     ) -> RawHeaders:
-        """Response headers: content type (unless streaming), then the platform's own; the length is
-        the sender's to add."""
-        transaction = (b"x-transaction-id", self._transaction_ids.take())
-        if content_type is not None and principal is not None and not extra:
-            return [  # the common case as one list display
-                _JSON_TYPE if content_type is errors.JSON else header(b"content-type", content_type),
-                self._api_version,
-                transaction,
-                header(b"x-access-level", principal.access_level),
-                *rate,
-                (b"x-response-time", elapsed_ms(started)),
-            ]
+        principal = exchange.principal
+        rate = exchange.rate
+        if rate is None:
+            if route is None or outcome.status == 401:
+                # Live traffic: a 401 carries no rate-limit headers (nobody was identified to count).
+                rate = _NO_WINDOW
+            else:
+                rate = self._unmetered_window(route[0], principal)
+        extra = outcome.headers
+        if principal is not None and not extra:
+            return [header(b"x-access-level", principal.access_level), *rate]  # the common case
         out: RawHeaders = []
-        if content_type is not None:
-            out.append(header(b"content-type", content_type))
-        out.append(self._api_version)
-        out.append(transaction)
         if principal is not None:
             out.append(header(b"x-access-level", principal.access_level))
         if extra:
@@ -216,7 +170,6 @@ class Pipeline:
             out.extend(encode_headers(extra))
         else:
             out.extend(rate)
-        out.append((b"x-response-time", elapsed_ms(started)))
         return out
 
     # ---- stages ---------------------------------------------------------------------------------
@@ -229,42 +182,6 @@ class Pipeline:
                 self._loaders.clear()
             loader = self._loaders[principal.user_id] = self.loader_for(principal.user_id)
         return loader
-
-    def _known_bearer(self, headers: dict[str, str]) -> Principal | None:
-        """The common case without a coroutine: a bearer token the authenticator has just seen."""
-        authorization = headers.get("authorization")
-        if authorization is None:
-            return None
-        if authorization.startswith("Bearer ") or authorization[:7].lower() == "bearer ":
-            return self.auth.known_bearer(authorization[7:].strip())
-        return None
-
-    async def _authenticate(
-        self, op: Operation, scope: dict, headers: dict[str, str], body: bytes
-    ) -> Principal:
-        authorization = headers.get("authorization")
-        if authorization is not None and authorization[:7].lower() == "bearer ":
-            return await self.auth.bearer(authorization[7:].strip())  # the common case, kept short
-        form_pairs: list[tuple[str, str]] = []
-        if body and headers.get("content-type", "").startswith(_FORM):
-            form_pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
-        query = scope.get("query_string", b"")
-        auth_request = RequestAuth(
-            method=scope["method"],
-            scheme=scope.get("scheme", "http"),
-            host=headers.get("host", ""),
-            path=scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
-            authorization=authorization,
-            forwarded_proto=headers.get("x-forwarded-proto"),
-            query_pairs=parse_query(query) if query else [],
-            form_pairs=form_pairs,
-        )
-        principal = await self.auth.authenticate(auth_request, v2=op.path.startswith("/2/"))
-        if principal is None:
-            raise errors.unauthorized()
-        if principal.kind == "oauth1" and principal.user_id is None and "oauth1" in op.auth:
-            raise errors.unauthorized()  # a consumer-only signature names no user
-        return principal
 
     def _authorize(self, op: Operation, principal: Principal) -> None:
         if principal.kind not in op.auth or (principal.kind != APP and principal.user_id is None):
@@ -310,7 +227,7 @@ class Pipeline:
             return []
         key = (op.operation_id, "unmetered", principal.app_id if principal else None)
         return window_raw_headers(
-            "x-rate-limit", self.limiter.peek(key, limit, limits.window_s, self.services.clock.now())
+            "x-rate-limit", self.limiter.peek(key, limit, limits.window_s, self._clock.now())
         )
 
     def _daily_caps(self, op: Operation, principal: Principal, now: float) -> dict[str, str]:
@@ -435,18 +352,26 @@ class Pipeline:
     async def _run(
         self,
         op: Operation,
-        scope: dict,
-        headers: dict[str, str],
-        body: bytes,
+        exchange: Exchange,
         principal: Principal,
         path_params: dict[str, str],
         now_ms: int,
-    ) -> tuple[int, Any, str, Mapping[str, str]]:
+    ) -> Outcome:
+        scope, body = exchange.scope, exchange.body
         params, raw, selection = self._parse_params(op, scope.get("query_string", b""), path_params)
-        value = _json_body(headers, body) if op.body and (body or not op.body_optional) else None
+        value = _json_body(exchange.headers, body) if op.body and (body or not op.body_optional) else None
         client = scope.get("client")
         call = Call(
-            op, principal, params, value, selection, self.services, now_ms, raw, client[0] if client else None
+            op,
+            principal,
+            params,
+            value,
+            selection,
+            self.domain,
+            self.services,
+            now_ms,
+            raw,
+            client[0] if client else None,
         )
         result = await op.handler(call)
         if isinstance(result, Objects):
@@ -457,12 +382,12 @@ class Pipeline:
             rendered = await self.engine.render(
                 op.returns, result.records, selection, self._loader(principal), context
             )
-            return result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS
+            return Outcome(result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS)
         if isinstance(result, Reply):
-            return result.status, result.body, result.content_type, result.headers
+            return Outcome(result.status, result.body, result.content_type, result.headers)
         if isinstance(result, Stream):
-            return 200, result, result.content_type, result.headers
-        return op.status, result, errors.JSON, _NO_HEADERS
+            return Outcome(200, result, result.content_type, result.headers)
+        return Outcome(op.status, result, errors.JSON, _NO_HEADERS)
 
 
 def _decoded(headers: RawHeaders) -> list[tuple[str, str]]:
@@ -512,7 +437,7 @@ class _ParsedQuery:
 
 _MEMO_QUERY_BYTES = 512
 _MEMO_ENTRIES = 4096
-_IMMUTABLE = (str, int, float, bool, frozenset, tuple, type(None))
+_IMMUTABLE = (str, int, float, bool, frozenset, tuple, PageToken, type(None))
 _NO_HEADERS: Mapping[str, str] = MappingProxyType({})
 _NO_WINDOW: RawHeaders = []  # never appended to
 _NO_SCOPES: frozenset[str] = frozenset()

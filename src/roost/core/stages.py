@@ -1,0 +1,278 @@
+"""The request pipeline's skeleton: the stages the v2 and ads APIs share, written once.
+
+    route → read the body (size cap) → identify the caller → the dialect's own stages → errors to
+    responses → write (content type, the dialect's head, transaction id, response time)
+
+A dialect (`platform/pipeline.py` for v2, `ads/pipeline.py` for ads) subclasses `Skeleton` and
+supplies only what differs: its routes, how it refuses callers, its parameters, envelope, rate-limit
+keys and headers, and the shapes of its errors. Everything here is per server: two servers in one
+process share nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+from urllib.parse import parse_qsl
+
+from roost.core import errors, jsonio
+from roost.core.clock import Clock
+from roost.core.principal import Principal, RequestAuth
+from roost.core.ratelimit import RateLimiter
+from roost.core.wire import (
+    ClientDisconnected,
+    RawHeaders,
+    Stream,
+    elapsed_ms,
+    has_body,
+    header,
+    parse_query,
+    read_body,
+    send_raw,
+    send_stream,
+)
+
+log = logging.getLogger("roost.pipeline")
+
+FORM = "application/x-www-form-urlencoded"
+_JSON_TYPE = (b"content-type", errors.JSON.encode())
+
+
+class Authenticating(Protocol):
+    """What the skeleton asks of the authenticator (`roost.auth.principals.Authenticator`)."""
+
+    def known_bearer(self, token: str) -> Principal | None: ...
+
+    async def bearer(self, token: str) -> Principal: ...
+
+    async def authenticate(self, request: RequestAuth, v2: bool = True) -> Principal | None: ...
+
+
+class TransactionIds:
+    """`x-transaction-id` values: 16 hex digits each, from the server's seeded source (a run with a
+    seed repeats them), cut from a block made 4,096 at a time: formatting one per response costs
+    more than the slice."""
+
+    __slots__ = ("_block", "_next", "_random")
+    _COUNT = 4096
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)  # no seed: seeded from the system's entropy
+        self._block = b""
+        self._next = self._COUNT
+
+    def take(self) -> bytes:
+        index = self._next
+        if index >= self._COUNT:
+            self._block = (
+                self._random.getrandbits(64 * self._COUNT).to_bytes(8 * self._COUNT, "big").hex().encode()
+            )
+            index = 0
+        self._next = index + 1
+        return self._block[index * 16 : index * 16 + 16]
+
+
+class ProblemTypes:
+    """Problem `type` URIs under the configured base. The catalogue writes them under the default
+    base; a server configured with another one rewrites them as its responses leave."""
+
+    __slots__ = ("_from", "_to")
+
+    def __init__(self, base: str) -> None:
+        base = base if base.endswith("/") else base + "/"
+        # Matched with the member name in front: inside a JSON string the quotes would be escaped.
+        self._from = b'"type":"' + errors.DEFAULT_PROBLEM_BASE.encode()
+        self._to = None if base == errors.DEFAULT_PROBLEM_BASE else b'"type":"' + base.encode()
+
+    def rewrite(self, body: bytes) -> bytes:
+        return body if self._to is None or self._from not in body else body.replace(self._from, self._to)
+
+    def rewrite_stream(self, stream: Stream) -> Stream:
+        if self._to is None:
+            return stream
+        return Stream(_Rewritten(stream.chunks, self.rewrite), stream.content_type, stream.headers)
+
+
+class _Rewritten:
+    """A stream's chunks passed through `rewrite`; closing it closes the stream underneath."""
+
+    def __init__(self, chunks: Any, rewrite: Callable[[bytes], bytes]) -> None:
+        self._chunks = chunks.__aiter__()
+        self._rewrite = rewrite
+
+    def __aiter__(self) -> _Rewritten:
+        return self
+
+    async def __anext__(self) -> bytes:
+        return self._rewrite(await self._chunks.__anext__())
+
+    async def aclose(self) -> None:
+        closer = getattr(self._chunks, "aclose", None)
+        if closer is not None:
+            await closer()
+
+
+@dataclass(slots=True)
+class Stages:
+    """The per-server parts every pipeline uses: who is calling, how many requests they have left,
+    how large a body may be, and where transaction ids and problem types come from."""
+
+    authenticator: Authenticating
+    limiter: RateLimiter
+    clock: Clock
+    max_body: int
+    transaction_ids: TransactionIds
+    problem_types: ProblemTypes
+
+
+@dataclass(slots=True)
+class Exchange:
+    """One request as the stages see it, and what they learn of it on the way."""
+
+    scope: dict[str, Any]
+    headers: dict[str, str]
+    started: float
+    body: bytes = b""
+    principal: Principal | None = None
+    rate: RawHeaders | None = None  # the rate-limit headers of the windows the request was counted in
+
+    def form_pairs(self) -> list[tuple[str, str]]:
+        if self.body and self.headers.get("content-type", "").startswith(FORM):
+            return parse_qsl(self.body.decode("utf-8", "replace"), keep_blank_values=True)
+        return []
+
+    def auth_request(self) -> RequestAuth:
+        scope, headers = self.scope, self.headers
+        query = scope.get("query_string", b"")
+        return RequestAuth(
+            method=scope["method"],
+            scheme=scope.get("scheme", "http"),
+            host=headers.get("host", ""),
+            path=scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
+            authorization=headers.get("authorization"),
+            forwarded_proto=headers.get("x-forwarded-proto"),
+            query_pairs=parse_query(query) if query else [],
+            form_pairs=self.form_pairs(),
+        )
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a request comes to: status, payload (bytes, a JSON value or a `Stream`), content type and
+    the extra headers a handler or an error brings."""
+
+    status: int
+    payload: Any
+    content_type: str
+    headers: Mapping[str, str]
+
+
+RouteT = TypeVar("RouteT")
+
+
+class Skeleton(Generic[RouteT]):
+    """The one request flow. Subclasses fill in the dialect's stages."""
+
+    def __init__(self, stages: Stages, fixed_head: RawHeaders) -> None:
+        self.stages = stages
+        self._fixed_head = fixed_head  # headers every response of the dialect carries (api versions)
+        self._transaction_ids = stages.transaction_ids
+        self._problem_types = stages.problem_types
+
+    async def __call__(
+        self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+    ) -> None:
+        started = time.perf_counter()
+        headers: dict[str, str] = {}
+        for name, value in scope["headers"]:  # a loop: cheaper than a comprehension on Python 3.11
+            headers[name.decode("latin-1")] = value.decode("latin-1")
+        exchange = Exchange(scope, headers, started)
+        route: RouteT | None = None
+        try:
+            route = self.route(exchange)
+            if has_body(headers):
+                exchange.body = await read_body(receive, headers, self.stages.max_body)
+            exchange.principal = await self.identify(route, exchange)
+            outcome = await self.serve(route, exchange)
+        except ClientDisconnected:
+            return  # nobody to answer, and nothing done
+        except errors.ApiError as error:
+            outcome = self.refused(route, exchange, error)
+        except Exception:
+            log.exception("unhandled error in %s %s", scope["method"], scope["path"])
+            outcome = self.refused(route, exchange, self.internal_error())
+        await self._write(scope, receive, send, route, exchange, outcome)
+
+    # ---- shared stages --------------------------------------------------------------------------
+
+    async def authenticate(self, exchange: Exchange, v2: bool) -> Principal | None:
+        """The caller: a bearer token seen moments ago without a coroutine, else the authenticator
+        on the request's credentials (None when it carries none)."""
+        authorization = exchange.headers.get("authorization")
+        authenticator = self.stages.authenticator
+        if authorization is not None and authorization[:7].lower() == "bearer ":
+            token = authorization[7:].strip()
+            return authenticator.known_bearer(token) or await authenticator.bearer(token)
+        return await authenticator.authenticate(exchange.auth_request(), v2=v2)
+
+    async def _write(
+        self,
+        scope: dict[str, Any],
+        receive: Callable[..., Any],
+        send: Callable[..., Any],
+        route: RouteT | None,
+        exchange: Exchange,
+        outcome: Outcome,
+    ) -> None:
+        middle = self.head(route, exchange, outcome)
+        payload = outcome.payload
+        transaction = (b"x-transaction-id", self._transaction_ids.take())
+        if isinstance(payload, Stream):
+            head = [
+                *self._fixed_head,
+                transaction,
+                *middle,
+                (b"x-response-time", elapsed_ms(exchange.started)),
+            ]
+            stream = self._problem_types.rewrite_stream(payload)
+            await send_stream(send, receive, outcome.status, stream, head)
+            return
+        content_type = outcome.content_type
+        head = [
+            _JSON_TYPE if content_type is errors.JSON else header(b"content-type", content_type),
+            *self._fixed_head,
+            transaction,
+            *middle,
+            (b"x-response-time", elapsed_ms(exchange.started)),
+        ]
+        data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
+        await send_raw(scope, send, outcome.status, self._problem_types.rewrite(data), head)
+
+    # ---- the dialect's stages -------------------------------------------------------------------
+
+    def route(self, exchange: Exchange) -> RouteT:
+        """The operation the request names; raises the dialect's route errors."""
+        raise NotImplementedError
+
+    async def identify(self, route: RouteT, exchange: Exchange) -> Principal:
+        """The caller, or the dialect's refusal (usually through `authenticate`)."""
+        raise NotImplementedError
+
+    async def serve(self, route: RouteT, exchange: Exchange) -> Outcome:
+        """Authorise, rate limit, parse parameters, run the handler, build the envelope."""
+        raise NotImplementedError
+
+    def refused(self, route: RouteT | None, exchange: Exchange, error: errors.ApiError) -> Outcome:
+        """An error as the dialect shapes it."""
+        return Outcome(error.status, error.body, error.content_type, error.headers)
+
+    def internal_error(self) -> errors.ApiError:
+        return errors.internal_error()
+
+    def head(self, route: RouteT | None, exchange: Exchange, outcome: Outcome) -> RawHeaders:
+        """The dialect's response headers between the transaction id and the response time."""
+        return []

@@ -1,0 +1,67 @@
+"""One server's parts, built from its settings and database: the stores, the domain's services with
+the collaborators each one uses, the event layer's services, and the shared pipeline stages.
+
+This is the only module that knows every part. Handlers reach the domain through `Domain` (on each
+`Call`), never storage; domain services are given what they touch, so their signatures say it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from roost.config import Settings
+from roost.core.clock import Clock
+from roost.core.fields import FieldsEngine
+from roost.core.stages import ProblemTypes, Stages, TransactionIds
+from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
+from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
+from roost.domain.lookup import Lookup
+from roost.domain.objects import EXPANSIONS, KINDS
+from roost.domain.posts import PostService
+from roost.domain.timelines import Timelines
+from roost.services import Services
+from roost.storage.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """What handlers may call: one service per aggregate or use case."""
+
+    lookup: Lookup
+    posts: PostService
+    timelines: Timelines
+
+
+@dataclass(slots=True)
+class Server:
+    """Everything one server owns; `app.py` serves it, `cli.py` and the tests drive it."""
+
+    settings: Settings
+    services: Services
+    stages: Stages
+    engine: FieldsEngine
+    domain: Domain
+
+
+def fields_engine() -> FieldsEngine:
+    """Every object kind the v2 surface renders, with what each expands to."""
+    return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
+
+
+def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Server:
+    services = Services.build(settings, db, clock)
+    stages = Stages(
+        authenticator=services.authenticator,
+        limiter=services.rate_limiter,
+        clock=services.clock,
+        max_body=settings.max_body_bytes,
+        transaction_ids=TransactionIds(settings.random_seed),
+        problem_types=ProblemTypes(settings.problem_type_base),
+    )
+    lookup = Lookup(services.posts, services.users)
+    domain = Domain(
+        lookup=lookup,
+        posts=PostService(db, services.clock, services.ids, url_seed=settings.seed),
+        timelines=Timelines(services.posts, lookup),
+    )
+    return Server(settings, services, stages, fields_engine(), domain)
