@@ -32,10 +32,10 @@ from roost.core import jsonio
 from roost.core.errors import ApiError
 from roost.core.principal import Principal
 from roost.core.ratelimit import Window
+from roost.core.records import Row
 from roost.core.router import Router
 from roost.core.stages import FORM, Exchange, Outcome, Skeleton, Stages
 from roost.core.wire import RawHeaders, encode_headers, parse_query, window_headers
-from roost.storage.db import Row
 
 if TYPE_CHECKING:
     from roost.services import Services

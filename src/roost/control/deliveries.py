@@ -13,7 +13,7 @@ from roost.control.state import ServerState
 from roost.core import jsonio
 from roost.core.clock import iso_ms
 from roost.core.params import MAX_ID
-from roost.storage.db import Row
+from roost.core.records import Row
 from roost.storage.deliveries import DeliveryStore
 
 

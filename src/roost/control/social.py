@@ -17,9 +17,9 @@ from roost.control.routes import OrjsonResponse, _json, numeric_id
 from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.clock import iso_ms
+from roost.core.records import Row
 from roost.domain import social
 from roost.domain.dms import conversation_signal
-from roost.storage.db import Row
 
 
 def _object(body: Any) -> dict[str, Any]:

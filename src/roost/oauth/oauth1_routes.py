@@ -14,10 +14,10 @@ from starlette.routing import BaseRoute, Route
 from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.principal import RequestAuth
+from roost.core.records import Row
 from roost.domain import accounts
 from roost.domain import oauth1_flow as flow
 from roost.oauth import limits, web
-from roost.storage.db import Row
 
 Handler = Callable[[Request], Awaitable[Response]]
 FORM = "application/x-www-form-urlencoded"

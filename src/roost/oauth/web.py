@@ -14,9 +14,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from roost.control.state import ServerState
+from roost.core.records import Row
 from roost.domain.accounts import check_password
 from roost.storage import sessions
-from roost.storage.db import Row
 
 SESSION_COOKIE = "roost_session"
 SESSION_LIFETIME_MS = 30 * 86_400_000

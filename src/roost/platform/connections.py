@@ -10,11 +10,11 @@ from typing import Any
 from roost.core import errors, pagination
 from roost.core.clock import iso_ms
 from roost.core.params import Enum, EnumSet, IntRange, Param, Token
+from roost.core.records import Row
 from roost.domain import usage
 from roost.events.connections import active_rows, fresh_since, terminate
 from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call
-from roost.storage.db import Row
 from roost.storage.streams import StreamStore
 
 ENDPOINTS = (

@@ -15,6 +15,7 @@ from typing import Any
 from roost.core import jsonio
 from roost.core.fields import Selection
 from roost.core.params import IntRange, Param
+from roost.core.records import Row
 from roost.domain.like_objects import like_id, like_row
 from roost.domain.lookup import visible_post
 from roost.events.connections import open_stream
@@ -25,7 +26,6 @@ from roost.platform.pipeline import Call, Stream
 from roost.platform.stream import STREAM_CONNECT
 from roost.platform.streams import BACKFILL, WINDOW, in_sample, partition_of
 from roost.services import Services
-from roost.storage.db import Row
 
 LIKE_EVENTS = frozenset({"like.create"})  # event kinds read (the object kind is `like`)
 LIKES_FIREHOSE_PARTITIONS = 20

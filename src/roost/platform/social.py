@@ -10,11 +10,11 @@ from roost.core.errors import (
     resource_not_found_item,
 )
 from roost.core.params import IntRange, Param, Snowflake, Token
+from roost.core.records import Row
 from roost.domain.lookup import visible_post
 from roost.domain.social import SocialService, body_id, require_self
 from roost.platform.operations import ANY_AUTH, USER_AUTH, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
-from roost.storage.db import Row
 from roost.storage.social import SocialStore
 
 # Page tokens carry an offset into the list, lifted so every token is at least the 16 characters

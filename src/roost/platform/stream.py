@@ -10,6 +10,7 @@ from typing import Any
 
 from roost.core.fields import Selection
 from roost.core.params import CsvOf, Enum, EnumSet, IntRange, Param, Snowflake, Timestamp, Token
+from roost.core.records import Row
 from roost.domain.stream_rules import COUNT_FIELDS, RULES_EVENT, StreamRuleService
 from roost.events.connections import Active, StreamConnection, open_stream
 from roost.events.stream_posts import POST_KINDS, post_view, public_post, render_post
@@ -18,7 +19,6 @@ from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call, Reply, Stream
 from roost.search.ruleset import RuleSet
 from roost.services import Services
-from roost.storage.db import Row
 
 BACKFILL_MAX_MINUTES = 5
 BOOL = Enum(("true", "false"))

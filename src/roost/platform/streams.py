@@ -20,6 +20,7 @@ from roost.core import jsonio
 from roost.core.clock import iso_ms
 from roost.core.fields import Selection
 from roost.core.params import IntRange, Param, Timestamp
+from roost.core.records import Row
 from roost.events.connections import open_stream
 from roost.events.stream_posts import POST_KINDS, event_object_id, public_post, render_post
 from roost.events.stream_posts import line as stream_line
@@ -27,7 +28,6 @@ from roost.platform.operations import APP, Operation
 from roost.platform.pipeline import Call, Stream
 from roost.platform.stream import BACKFILL_MAX_MINUTES, STREAM_CONNECT
 from roost.services import Services
-from roost.storage.db import Row
 
 SAMPLE_PERCENT = 1
 SAMPLE10_PERCENT = 10

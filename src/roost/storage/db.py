@@ -31,7 +31,8 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
-Row = dict[str, Any]
+from roost.core.records import Row
+
 Params = Mapping[str, Any]
 COMMIT_CHANNEL = "roost_commits"
 

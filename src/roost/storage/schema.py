@@ -6,13 +6,9 @@ structures are JSON text. The same rows then read identically on SQLite and Post
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Index, Integer, MetaData, PrimaryKeyConstraint, Table, Text
+from sqlalchemy import BigInteger, Column, Index, Integer, PrimaryKeyConstraint, Table, Text
 
-metadata = MetaData()
-
-# A 64-bit key that SQLite stores as its rowid (INTEGER PRIMARY KEY): lookups by id then need no
-# separate index probe.
-RowId = BigInteger().with_variant(Integer(), "sqlite")
+from roost.storage.schema_base import RowId, metadata
 
 apps = Table(
     "apps",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import BigInteger, Column, Index, Integer, PrimaryKeyConstraint, Table, Text
 
-from roost.storage.schema import RowId, metadata
+from roost.storage.schema_base import RowId, metadata
 
 ads_accounts = Table(
     "ads_accounts",

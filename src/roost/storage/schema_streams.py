@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import BigInteger, Column, Index, Integer, Table, Text
 
-from roost.storage.schema import RowId, metadata
+from roost.storage.schema_base import RowId, metadata
 
 stream_connections = Table(
     "stream_connections",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from roost.ads import entities
 from roost.ads.pipeline import AdsCall
-from roost.storage.db import Row
+from roost.core.records import Row
 
 
 async def requested(call: AdsCall, kind: str, id_param: str) -> Row:
