@@ -25,9 +25,14 @@ from typing import Any
 from roost.core import jsonio
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator
-from roost.domain.accounts import user_entities
 from roost.domain.posts import STANDARD_LIMIT, _guess_lang, short_code
-from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
+from roost.domain.text import (
+    extract_entities,
+    shorten_urls,
+    truncate_for_display,
+    user_entities,
+    weighted_length,
+)
 from roost.services import Services
 from roost.storage import schema
 from roost.storage.maintenance import bulk_insert

@@ -12,7 +12,7 @@ from roost.auth.scopes import ALL_SCOPES, DEFAULT_SCOPES
 from roost.core import jsonio
 from roost.core.errors import ApiError, invalid_body
 from roost.core.params import USERNAME_PATTERN
-from roost.domain.text import extract_entities
+from roost.domain.text import user_entities
 from roost.services import Services
 from roost.storage import apps as app_rows
 from roost.storage import users as user_rows
@@ -43,26 +43,6 @@ def check_password(password: str, stored: str | None) -> bool:
     _, salt_hex, digest_hex = stored.split("$", 2)
     digest = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt_hex), n=2**14, r=8, p=1)
     return hmac.compare_digest(digest.hex(), digest_hex)
-
-
-def user_entities(description: str, url: str) -> str | None:
-    entities: dict[str, Any] = {}
-    found = extract_entities(description or "")
-    if found:
-        entities["description"] = found
-    if url:
-        entities["url"] = {
-            "urls": [
-                {
-                    "start": 0,
-                    "end": len(url),
-                    "url": url,
-                    "expanded_url": url,
-                    "display_url": url.split("://", 1)[-1],
-                }
-            ]
-        }
-    return jsonio.dumps(entities).decode() if entities else None
 
 
 async def create_user(
@@ -236,10 +216,3 @@ async def regenerate_app_keys(services: Services, tx: Executor, app_id: int) -> 
         tx, app_id, tokens.token(25), tokens.token(50), bearer_token(services), services.clock.now_ms()
     )
     services.authenticator.forget()
-
-
-async def follow(services: Services, follower_id: int, followee_id: int) -> bool:
-    """Make one user follow another (counters kept, follow.follow appended); False if they already did."""
-    from roost.domain.social import follow_directly  # social builds on this module
-
-    return await follow_directly(services, follower_id, followee_id)

@@ -12,8 +12,8 @@ from typing import Any
 from roost.core import errors, jsonio
 from roost.core.ids import MAX_SNOWFLAKE
 from roost.core.params import USERNAME_PATTERN
-from roost.domain.accounts import user_entities
 from roost.domain.lookup import Lookup, visible_post
+from roost.domain.text import user_entities
 from roost.services import Services
 from roost.storage import posts as post_rows
 from roost.storage import social as social_rows

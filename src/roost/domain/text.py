@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from roost.core import jsonio
 
 __all__ = [
     "MAX_WEIGHTED_LENGTH",
@@ -402,3 +405,24 @@ def truncate_for_display(text: str, limit: int = MAX_WEIGHTED_LENGTH) -> str:
     while ends and weighted_length(text[: ends[-1]] + ELLIPSIS) > limit:
         ends.pop()
     return text[: ends[-1]] + ELLIPSIS if ends else ""
+
+
+def user_entities(description: str, url: str) -> str | None:
+    """A profile's entities (those of its description, and its link), as stored: JSON or None."""
+    entities: dict[str, Any] = {}
+    found = extract_entities(description or "")
+    if found:
+        entities["description"] = found
+    if url:
+        entities["url"] = {
+            "urls": [
+                {
+                    "start": 0,
+                    "end": len(url),
+                    "url": url,
+                    "expanded_url": url,
+                    "display_url": url.split("://", 1)[-1],
+                }
+            ]
+        }
+    return jsonio.dumps(entities).decode() if entities else None

@@ -15,7 +15,8 @@ from roost.core.fields import RenderContext
 from roost.core.ids import snowflake_ms
 from roost.core.params import USERNAME_PATTERN
 from roost.domain import objects, user_objects
-from roost.domain.accounts import user_entities, valid_username
+from roost.domain.accounts import valid_username
+from roost.domain.text import user_entities
 from roost.services import Services
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
