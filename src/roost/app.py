@@ -83,7 +83,9 @@ class RoostApp:
         await services.observe_ids()
         operations = all_operations()
         engine = server.engine
-        state = ServerState(services, lambda: build_document(operations, engine, self.settings.api_version))
+        state = ServerState(
+            services, lambda: build_document(operations, engine, self.settings.api_version), server.domain
+        )
         await state.seed_if_empty()
         pages = build_control_app(
             state, [*oauth_routes(state), *delivery_routes(state), *social_routes(state), *ads_routes(state)]

@@ -13,14 +13,21 @@ from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.fields import FieldsEngine
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
+from roost.domain.dm_events import DmEvents
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
+from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import Lookup
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.posts import PostService
+from roost.domain.profiles import Profiles
+from roost.domain.social import SocialService
+from roost.domain.social_lists import SocialLists
+from roost.domain.spaces import Spaces
 from roost.domain.timelines import Timelines
 from roost.services import Services
 from roost.storage.db import Database
+from roost.storage.social import SocialStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +37,12 @@ class Domain:
     lookup: Lookup
     posts: PostService
     timelines: Timelines
+    social: SocialService
+    social_lists: SocialLists
+    profiles: Profiles
+    spaces: Spaces
+    dms: DmService
+    dm_events: DmEvents
 
 
 @dataclass(slots=True)
@@ -58,10 +71,18 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         transaction_ids=TransactionIds(settings.random_seed),
         problem_types=ProblemTypes(settings.problem_type_base),
     )
-    lookup = Lookup(services.posts, services.users)
+    clock, ids = services.clock, services.ids
+    posts, users = services.posts, services.users
+    lookup = Lookup(posts, users)
     domain = Domain(
         lookup=lookup,
-        posts=PostService(db, services.clock, services.ids, url_seed=settings.seed),
-        timelines=Timelines(services.posts, lookup),
+        posts=PostService(db, clock, ids, url_seed=settings.seed),
+        timelines=Timelines(posts, lookup),
+        social=SocialService(db, clock, ids, posts, lookup),
+        social_lists=SocialLists(SocialStore(db), users, posts, lookup),
+        profiles=Profiles(db, clock, ids),
+        spaces=Spaces(db, clock, ids, services.tokens),
+        dms=DmService(db, clock, ids, users),
+        dm_events=DmEvents(services.dms, users),
     )
     return Server(settings, services, stages, fields_engine(), domain)

@@ -14,11 +14,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from roost.control.state import ServerState
-from roost.core import errors
+from roost.core import errors, jsonio
 from roost.core.clock import iso_ms, parse_rfc3339
 from roost.core.ids import MAX_SNOWFLAKE
 from roost.domain import accounts, transfer
-from roost.domain.social import follow_directly, jsonio
 
 
 class OrjsonResponse(JSONResponse):
@@ -150,7 +149,7 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
         users = await state.services.users.get_many(ids)
         if len({row["id"] for row in users}) != 2:
             raise errors.invalid_body("follower_id and followee_id must name two existing users")
-        created = await follow_directly(state.services, ids[0], ids[1])  # appends follow.follow
+        created = await state.domain.social.follow_directly(ids[0], ids[1])  # appends follow.follow
         return OrjsonResponse({"following": True, "created": created}, status_code=201 if created else 200)
 
     async def feature_settings(request: Request) -> Response:

@@ -18,8 +18,6 @@ from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.clock import iso_ms
 from roost.core.records import Row
-from roost.domain import social
-from roost.domain.dms import conversation_signal
 
 
 def _object(body: Any) -> dict[str, Any]:
@@ -60,18 +58,18 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
         body = _object(await _json(request))
         source = numeric_id(body.get("source_user_id"), "source_user_id")
         target = numeric_id(body.get("target_user_id"), "target_user_id")
-        created = await social.SocialService(state.services).block(source, target)
+        created = await state.domain.social.block(source, target)
         return OrjsonResponse({"blocking": True, "created": created}, status_code=201 if created else 200)
 
     async def unblock(request: Request) -> Response:
         source = numeric_id(request.path_params["source"], "source_user_id")
         target = numeric_id(request.path_params["target"], "target_user_id")
-        removed = await social.SocialService(state.services).unblock(source, target)
+        removed = await state.domain.social.unblock(source, target)
         return OrjsonResponse({"blocking": False, "removed": removed})
 
     async def profile(request: Request) -> Response:
         user_id = numeric_id(request.path_params["user_id"], "id")
-        row, changed = await social.update_profile(state.services, user_id, await _json(request))
+        row, changed = await state.domain.profiles.update(user_id, await _json(request))
         return OrjsonResponse({"user": _profile_view(row), "changed": changed})
 
     async def start_space(request: Request) -> Response:
@@ -80,19 +78,19 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
         title = body.get("title")
         if title is not None and (not isinstance(title, str) or not 1 <= len(title) <= 70):
             raise errors.invalid_body("title must be a string of 1 to 70 characters")
-        row = await social.start_space(state.services, creator, title)
+        row = await state.domain.spaces.start(creator, title)
         return OrjsonResponse(_space_view(row), status_code=201)
 
     async def end_space(request: Request) -> Response:
-        row, ended = await social.end_space(state.services, request.path_params["space_id"])
+        row, ended = await state.domain.spaces.end(request.path_params["space_id"])
         return OrjsonResponse({**_space_view(row), "ended_now": ended})
 
     async def dm_read(request: Request) -> Response:
         body = _object(await _json(request))
         user_id = numeric_id(body.get("user_id"), "user_id")
         last_read = numeric_id(body.get("last_read_event_id"), "last_read_event_id")
-        told = await conversation_signal(
-            state.services, request.path_params["conversation_id"], user_id, "dm.read", last_read
+        told = await state.domain.dms.signal(
+            request.path_params["conversation_id"], user_id, "dm.read", last_read
         )
         return OrjsonResponse({"read": True, "participants": told})
 
@@ -100,7 +98,7 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
         body = _object(await _json(request))
         user_id = numeric_id(body.get("user_id"), "user_id")
         conversation = request.path_params["conversation_id"]
-        told = await conversation_signal(state.services, conversation, user_id, "dm.indicate_typing")
+        told = await state.domain.dms.signal(conversation, user_id, "dm.indicate_typing")
         return OrjsonResponse({"typing": True, "participants": told})
 
     return [

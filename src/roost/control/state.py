@@ -11,6 +11,7 @@ from roost.data.demo import DEMO_PASSWORD
 from roost.data.demo_ads import DEMO_ADS_ACCOUNT, DEMO_SANDBOX_ACCOUNT
 from roost.services import Services
 from roost.storage.maintenance import wipe
+from roost.wiring import Domain
 
 
 class Worker(Protocol):
@@ -22,8 +23,9 @@ class Worker(Protocol):
 
 
 class ServerState:
-    def __init__(self, services: Services, openapi: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, services: Services, openapi: Callable[[], dict[str, Any]], domain: Domain) -> None:
         self.services = services
+        self.domain = domain
         self.ready = False
         self.workers: list[Worker] = []  # background tasks restarted around a reset
         self._openapi = openapi

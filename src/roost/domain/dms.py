@@ -10,13 +10,14 @@ import re
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.ids import MAX_SNOWFLAKE
+from roost.core.clock import Clock
+from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator
 from roost.domain.text import extract_entities
-from roost.services import Services
 from roost.storage import dms as dm_rows
 from roost.storage import users as user_rows
-from roost.storage.db import Executor
+from roost.storage.db import Database, Executor
 from roost.storage.events import append_event
+from roost.storage.users import UserStore
 
 MAX_TEXT = 10_000
 MAX_GROUP = 49
@@ -90,8 +91,14 @@ def _id_string(name: str, value: Any) -> int:
 
 
 class DmService:
-    def __init__(self, services: Services) -> None:
-        self.s = services
+    """Sending direct messages (1:1, into a conversation, to a new group) and the read and typing
+    signals the control plane raises."""
+
+    def __init__(self, db: Database, clock: Clock, ids: SnowflakeGenerator, users: UserStore) -> None:
+        self._db = db
+        self._clock = clock
+        self._ids = ids
+        self._users = users
 
     # ---- message bodies ----------------------------------------------------------------------
 
@@ -121,7 +128,7 @@ class DmService:
                     f"{prefix}.attachments[{index}]: an object with media_id is expected"
                 )
             media_id = _id_string("media_id", item["media_id"])
-            row = await self.s.users.media_by_id(media_id)
+            row = await self._users.media_by_id(media_id)
             if row is None:
                 raise errors.invalid_request(
                     [errors.param_error("media_id", item["media_id"], "Your media IDs are invalid.")]
@@ -135,7 +142,7 @@ class DmService:
 
     async def send_to_participant(self, sender_id: int, participant_id: int, body: Any) -> dict[str, str]:
         text, media_keys = await self._message(body)
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             if await user_rows.get_user_tx(tx, participant_id) is None:
                 raise _user_not_found("participant_id", participant_id)
             conversation_id = one_to_one_id(sender_id, participant_id)
@@ -153,7 +160,7 @@ class DmService:
                 return await self.send_to_participant(sender_id, high if sender_id == low else low, body)
             raise _conversation_not_found(conversation_id)
         text, media_keys = await self._message(body)
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             if await dm_rows.get_conversation_tx(tx, conversation_id) is None:
                 raise _conversation_not_found(conversation_id)
             if sender_id not in await dm_rows.participants_tx(tx, conversation_id):
@@ -179,11 +186,11 @@ class DmService:
         participant_ids = list(dict.fromkeys(_id_string("participant_ids", item) for item in ids))
         text, media_keys = await self._message(body["message"], "$.message")
         members = [sender_id, *(user_id for user_id in participant_ids if user_id != sender_id)]
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             for user_id in members[1:]:
                 if await user_rows.get_user_tx(tx, user_id) is None:
                     raise _user_not_found("participant_ids", user_id)
-            conversation_id = str(self.s.ids.next_id())
+            conversation_id = str(self._ids.next_id())
             await self._new_conversation(tx, conversation_id, "group", members)
             await dm_rows.insert_event(
                 tx,
@@ -199,7 +206,7 @@ class DmService:
     async def _new_conversation(
         self, tx: Executor, conversation_id: str, kind: str, members: list[int]
     ) -> None:
-        now = self.s.clock.now_ms()
+        now = self._clock.now_ms()
         await dm_rows.insert_conversation(tx, {"id": conversation_id, "kind": kind, "created_at": now})
         for user_id in dict.fromkeys(members):
             await dm_rows.insert_participant(
@@ -218,12 +225,12 @@ class DmService:
     ) -> dict[str, Any]:
         entities = extract_entities(text) if text else {}
         return {
-            "id": self.s.ids.next_id(),
+            "id": self._ids.next_id(),
             "conversation_id": conversation_id,
             "event_type": event_type,
             "sender_id": sender_id,
             "text": text,
-            "created_at": self.s.clock.now_ms(),
+            "created_at": self._clock.now_ms(),
             "entities": jsonio.dumps(entities).decode() if entities else None,
             "attachments": jsonio.dumps({"media_keys": media_keys}).decode() if media_keys else None,
             "referenced_post_ids": None,
@@ -245,7 +252,7 @@ class DmService:
         for kind, user_id in [("dm.sent", sender_id), *(("dm.received", r) for r in recipients)]:
             await append_event(
                 tx,
-                event_id=self.s.ids.next_id(),
+                event_id=self._ids.next_id(),
                 kind=kind,
                 created_at=row["created_at"],
                 user_id=user_id,
@@ -254,32 +261,31 @@ class DmService:
             )
         return int(row["id"])
 
-
-async def conversation_signal(
-    services: Services, conversation_id: str, user_id: int, kind: str, last_read_event_id: int | None = None
-) -> int:
-    """`dm.read` (user read up to `last_read_event_id`) or `dm.indicate_typing` (user is typing):
-    one event per participant, each participant's row carrying the same payload. The v2 surface has
-    no endpoint for either; the control plane calls this so the events have a real cause. Answers the
-    number of participants told."""
-    async with services.db.transaction() as tx:
-        members = await dm_rows.participants_tx(tx, conversation_id)
-        if not members:
-            raise _conversation_not_found(conversation_id)
-        if user_id not in members:
-            raise errors.forbidden(f"User {user_id} is not a participant of this conversation.")
-        payload = {"dm_conversation_id": conversation_id, "sender_id": str(user_id)}
-        if kind == "dm.read":
-            payload["last_read_event_id"] = str(last_read_event_id)
-        now = services.clock.now_ms()
-        for member in members:
-            await append_event(
-                tx,
-                event_id=services.ids.next_id(),
-                kind=kind,
-                created_at=now,
-                user_id=member,
-                object_id=None,
-                payload=payload,
-            )
-    return len(members)
+    async def signal(
+        self, conversation_id: str, user_id: int, kind: str, last_read_event_id: int | None = None
+    ) -> int:
+        """`dm.read` (user read up to `last_read_event_id`) or `dm.indicate_typing` (user is typing):
+        one event per participant, each participant's row carrying the same payload. The v2 surface has
+        no endpoint for either; the control plane calls this so the events have a real cause. Answers the
+        number of participants told."""
+        async with self._db.transaction() as tx:
+            members = await dm_rows.participants_tx(tx, conversation_id)
+            if not members:
+                raise _conversation_not_found(conversation_id)
+            if user_id not in members:
+                raise errors.forbidden(f"User {user_id} is not a participant of this conversation.")
+            payload = {"dm_conversation_id": conversation_id, "sender_id": str(user_id)}
+            if kind == "dm.read":
+                payload["last_read_event_id"] = str(last_read_event_id)
+            now = self._clock.now_ms()
+            for member in members:
+                await append_event(
+                    tx,
+                    event_id=self._ids.next_id(),
+                    kind=kind,
+                    created_at=now,
+                    user_id=member,
+                    object_id=None,
+                    payload=payload,
+                )
+        return len(members)

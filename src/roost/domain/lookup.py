@@ -94,6 +94,41 @@ class Lookup:
             return None, [not_authorized_for_resource_item("tweet", parameter, str(post_id), "data")]
         return row, []
 
+    async def users(self, ids: list[int]) -> tuple[list[Row], list[dict[str, Any]]]:
+        """Users by id in request order, plus a partial error for each missing one."""
+        rows = {row["id"]: row for row in await self._users.get_many(ids)}
+        unique = list(dict.fromkeys(ids))
+        return [rows[i] for i in unique if i in rows], [
+            resource_not_found_item("user", "ids", str(i)) for i in unique if i not in rows
+        ]
+
+    async def user(self, user_id: int, parameter: str = "id") -> tuple[Row | None, list[dict[str, Any]]]:
+        row = await self._users.get(user_id)
+        return row, [] if row is not None else [resource_not_found_item("user", parameter, str(user_id))]
+
+    async def users_by_name(self, names: list[str]) -> tuple[list[Row], list[dict[str, Any]]]:
+        """Users by username (matched case-insensitively) in request order, with partial errors."""
+        rows = {row["username_lower"]: row for row in await self._users.get_many_by_username(names)}
+        unique = list(dict.fromkeys(names))
+        return [rows[n.lower()] for n in unique if n.lower() in rows], [
+            resource_not_found_item("user", "usernames", n) for n in unique if n.lower() not in rows
+        ]
+
+    async def user_by_name(self, name: str) -> tuple[Row | None, list[dict[str, Any]]]:
+        row = await self._users.get_by_username(name)
+        return row, [] if row is not None else [resource_not_found_item("user", "username", name)]
+
+    async def media(self, key: str) -> tuple[Row | None, list[dict[str, Any]]]:
+        row = await self._users.media(key)
+        return row, [] if row is not None else [resource_not_found_item("media", "media_key", key)]
+
+    async def media_many(self, keys: list[str]) -> tuple[list[Row], list[dict[str, Any]]]:
+        rows = {row["media_key"]: row for row in await self._users.media_many(keys)}
+        unique = list(dict.fromkeys(keys))
+        return [rows[k] for k in unique if k in rows], [
+            resource_not_found_item("media", "media_keys", k) for k in unique if k not in rows
+        ]
+
 
 class StoreLoader:
     """The fields engine's `Loader` for one viewer: batch loads of expanded objects from storage."""

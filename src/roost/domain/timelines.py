@@ -11,7 +11,7 @@ from roost.core.clock import minute_text
 from roost.core.errors import invalid_request, not_authorized_for_resource_item, param_error
 from roost.core.pagination import PageToken
 from roost.domain.lookup import Lookup, visible_post
-from roost.storage.db import Row
+from roost.domain.pages import Page
 from roost.storage.posts import MAX_ID, PostStore
 
 # Timelines reach back to 2010-11-06 (the spec's "Must be on or after 2010-11-06" on both times).
@@ -44,13 +44,6 @@ class Window:
         )
 
 
-@dataclass(slots=True)
-class Page:
-    rows: list[Row]
-    meta: dict[str, Any]
-    errors: list[dict[str, Any]]
-
-
 class Timelines:
     def __init__(self, posts: PostStore, lookup: Lookup) -> None:
         self._posts = posts
@@ -62,7 +55,7 @@ class Timelines:
         """A user's posts; a protected author the viewer does not follow is an authorization error."""
         if await self._lookup.hidden_authors(viewer_id, [author_id]):
             error = not_authorized_for_resource_item("user", "id", str(author_id), "data")
-            return Page([], {}, [error])
+            return Page([], errors=[error])
         return await self.page(
             viewer_id,
             window,
@@ -122,4 +115,4 @@ class Timelines:
                 meta["next_token"] = pagination.encode(rows[-1]["id"], pagination.NEXT, scope)
             if token is not None and (direction == pagination.NEXT or more):
                 meta["previous_token"] = pagination.encode(rows[0]["id"], pagination.PREVIOUS, scope)
-        return Page(rows, meta, [])
+        return Page(rows, meta)

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any, ClassVar
 
-from roost.core import pagination
-from roost.core.errors import resource_not_found_item
+from roost.core.pagination import PageToken
 from roost.core.params import EnumSet, IntRange, Kind, Param, ParamError, Snowflake, Token
-from roost.domain.dms import EVENT_TYPES, DmService, one_to_one_id
+from roost.domain.dms import EVENT_TYPES
 from roost.platform.operations import USER_AUTH, DailyCap, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
-from roost.storage.posts import MAX_ID
+from roost.platform.timelines import page_objects
 
 CONVERSATION_PATTERN = "^([0-9]{1,19}-[0-9]{1,19}|[0-9]{15,19})$"
 _CONVERSATION = re.compile(CONVERSATION_PATTERN)
@@ -46,7 +46,7 @@ PAGE_PARAMS = (
 
 async def send_to_participant(call: Call) -> dict[str, Any]:
     assert call.principal.user_id is not None
-    data = await DmService(call.services).send_to_participant(
+    data = await call.domain.dms.send_to_participant(
         call.principal.user_id, call.params["participant_id"], call.body
     )
     return {"data": data}
@@ -54,85 +54,49 @@ async def send_to_participant(call: Call) -> dict[str, Any]:
 
 async def send_to_conversation(call: Call) -> dict[str, Any]:
     assert call.principal.user_id is not None
-    data = await DmService(call.services).send_to_conversation(
-        call.principal.user_id, call.params["dm_conversation_id"], call.body
-    )
+    conversation_id = call.params["dm_conversation_id"]
+    data = await call.domain.dms.send_to_conversation(call.principal.user_id, conversation_id, call.body)
     return {"data": data}
 
 
 async def create_group(call: Call) -> dict[str, Any]:
     assert call.principal.user_id is not None
-    return {"data": await DmService(call.services).create_group(call.principal.user_id, call.body)}
+    return {"data": await call.domain.dms.create_group(call.principal.user_id, call.body)}
 
 
 # ---- reads --------------------------------------------------------------------------------------
 
 
-async def _page(call: Call, scope: str, **where: Any) -> Objects:
+def _paging(call: Call) -> tuple[Collection[str], int, PageToken | None]:
     params = call.params
-    limit = params["max_results"]
-    token = params.get("pagination_token")
-    since_id, until_id, direction = 0, MAX_ID, pagination.NEXT
-    if token is not None:
-        cursor, direction = token.position(scope)
-        if direction == pagination.NEXT:
-            until_id = cursor
-        else:
-            since_id = cursor
-    rows = await call.services.dms.events(
-        event_types=sorted(params.get("event_types") or EVENT_TYPES),
-        since_id=since_id,
-        until_id=until_id,
-        limit=limit + 1,
-        ascending=direction == pagination.PREVIOUS,
-        **where,
-    )
-    more = len(rows) > limit
-    rows = rows[:limit]
-    if direction == pagination.PREVIOUS:
-        rows.reverse()
-    meta: dict[str, Any] = {"result_count": len(rows)}
-    if rows:
-        if more or direction == pagination.PREVIOUS:
-            meta["next_token"] = pagination.encode(rows[-1]["id"], pagination.NEXT, scope)
-        if token is not None and (direction == pagination.NEXT or more):
-            meta["previous_token"] = pagination.encode(rows[0]["id"], pagination.PREVIOUS, scope)
-    return Objects(rows, meta=meta)
+    return params.get("event_types") or EVENT_TYPES, params["max_results"], params.get("pagination_token")
 
 
 async def user_events(call: Call) -> Objects:
-    return await _page(call, "dm_events", user_id=call.principal.user_id)
+    assert call.principal.user_id is not None
+    return page_objects(await call.domain.dm_events.of_user(call.principal.user_id, *_paging(call)))
 
 
 async def conversation_events(call: Call) -> Objects:
-    conversation_id: str = call.params["id"]
     assert call.principal.user_id is not None
-    if not await call.services.dms.is_participant(conversation_id, call.principal.user_id):
-        return Objects([], errors=[resource_not_found_item("dm_conversation", "id", conversation_id)])
-    return await _page(call, "dm_conversation_events", conversation_id=conversation_id)
+    page = await call.domain.dm_events.of_conversation(
+        call.principal.user_id, call.params["id"], *_paging(call)
+    )
+    return page_objects(page)
 
 
 async def participant_events(call: Call) -> Objects:
-    participant_id: int = call.params["participant_id"]
     assert call.principal.user_id is not None
-    if await call.services.users.get(participant_id) is None:
-        return Objects([], errors=[resource_not_found_item("user", "participant_id", str(participant_id))])
-    conversation_id = one_to_one_id(call.principal.user_id, participant_id)
-    return await _page(call, "dm_conversation_events", conversation_id=conversation_id)
+    page = await call.domain.dm_events.with_participant(
+        call.principal.user_id, call.params["participant_id"], *_paging(call)
+    )
+    return page_objects(page)
 
 
 async def event_by_id(call: Call) -> Objects:
-    event_id: int = call.params["event_id"]
     assert call.principal.user_id is not None
-    row = await call.services.dms.event(event_id)
-    if row is None or not await call.services.dms.is_participant(
-        row["conversation_id"], call.principal.user_id
-    ):
-        # Events of conversations the caller is not in do not exist for them.
-        return Objects(
-            [], single=True, errors=[resource_not_found_item("dm_event", "event_id", str(event_id))]
-        )
-    return Objects([row], single=True)
+    row, problems = await call.domain.dm_events.event(call.principal.user_id, call.params["event_id"])
+    return Objects([] if row is None else [row], single=True, errors=problems)
 
 
 # ---- declarations -------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from roost.core.errors import resource_not_found_item
 from roost.core.params import CsvOf, MediaKey, Param
 from roost.platform.operations import ANY_AUTH, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
@@ -11,21 +10,13 @@ SCOPES = ("tweet.read",)
 
 
 async def get_media(call: Call) -> Objects:
-    key: str = call.params["media_key"]
-    row = await call.services.users.media(key)
-    if row is None:
-        return Objects([], single=True, errors=[resource_not_found_item("media", "media_key", key)])
-    return Objects([row], single=True)
+    row, problems = await call.domain.lookup.media(call.params["media_key"])
+    return Objects([] if row is None else [row], single=True, errors=problems)
 
 
 async def get_media_many(call: Call) -> Objects:
-    keys: list[str] = call.params["media_keys"]
-    rows = {row["media_key"]: row for row in await call.services.users.media_many(keys)}
-    unique = list(dict.fromkeys(keys))
-    return Objects(
-        [rows[k] for k in unique if k in rows],
-        errors=[resource_not_found_item("media", "media_keys", k) for k in unique if k not in rows],
-    )
+    found, problems = await call.domain.lookup.media_many(call.params["media_keys"])
+    return Objects(found, errors=problems)
 
 
 OPERATIONS = (

@@ -4,22 +4,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from roost.core import pagination
-from roost.core.errors import (
-    not_authorized_for_resource_item,
-    resource_not_found_item,
-)
 from roost.core.params import IntRange, Param, Snowflake, Token
-from roost.core.records import Row
-from roost.domain.lookup import visible_post
-from roost.domain.social import SocialService, body_id, require_self
+from roost.domain.social import body_id, require_self
 from roost.platform.operations import ANY_AUTH, USER_AUTH, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
-from roost.storage.social import SocialStore
-
-# Page tokens carry an offset into the list, lifted so every token is at least the 16 characters
-# the platform's tokens (and the official document) have.
-_OFFSET_BASE = 1 << 50
+from roost.platform.timelines import page_objects
 
 
 class PageToken(Token):
@@ -36,121 +25,93 @@ def _me(call: Call) -> int:
 
 async def like(call: Call) -> dict[str, Any]:
     require_self(call.principal.user_id, call.params["id"])
-    await SocialService(call.services).like(_me(call), body_id(call.body, "tweet_id"))
+    await call.domain.social.like(_me(call), body_id(call.body, "tweet_id"))
     return {"data": {"liked": True}}
 
 
 async def unlike(call: Call) -> dict[str, Any]:
     require_self(call.principal.user_id, call.params["id"])
-    await SocialService(call.services).unlike(_me(call), call.params["tweet_id"])
+    await call.domain.social.unlike(_me(call), call.params["tweet_id"])
     return {"data": {"liked": False}}
 
 
 async def follow(call: Call) -> dict[str, Any]:
     require_self(call.principal.user_id, call.params["id"])
-    state = await SocialService(call.services).follow(_me(call), body_id(call.body, "target_user_id"))
+    state = await call.domain.social.follow(_me(call), body_id(call.body, "target_user_id"))
     return {"data": state}
 
 
 async def unfollow(call: Call) -> dict[str, Any]:
     require_self(call.principal.user_id, call.params["source_user_id"])
-    await SocialService(call.services).unfollow(_me(call), call.params["target_user_id"])
+    await call.domain.social.unfollow(_me(call), call.params["target_user_id"])
     return {"data": {"following": False}}
 
 
 async def mute(call: Call) -> dict[str, Any]:
     require_self(call.principal.user_id, call.params["id"])
-    await SocialService(call.services).mute(_me(call), body_id(call.body, "target_user_id"))
+    await call.domain.social.mute(_me(call), body_id(call.body, "target_user_id"))
     return {"data": {"muting": True}}
 
 
 async def unmute(call: Call) -> dict[str, Any]:
     require_self(call.principal.user_id, call.params["source_user_id"])
-    await SocialService(call.services).unmute(_me(call), call.params["target_user_id"])
+    await call.domain.social.unmute(_me(call), call.params["target_user_id"])
     return {"data": {"muting": False}}
 
 
 # ---- reads --------------------------------------------------------------------------------------
 
 
-def _offset(call: Call, scope: str) -> int:
-    token = call.params.get("pagination_token")
-    return 0 if token is None else token.offset(scope, _OFFSET_BASE)
-
-
-def _page(rows: list[Row], shown: list[Row], offset: int, limit: int, scope: str) -> Objects:
-    """Meta for an offset page: next_token when more rows follow, previous_token after the first page."""
-    meta: dict[str, Any] = {"result_count": len(shown)}
-    if len(rows) > limit:
-        meta["next_token"] = pagination.encode(_OFFSET_BASE + offset + limit, pagination.NEXT, scope)
-    if offset > 0:
-        back = max(0, offset - limit)
-        meta["previous_token"] = pagination.encode(_OFFSET_BASE + back, pagination.PREVIOUS, scope)
-    return Objects(shown, meta=meta)
-
-
-async def _user_list(call: Call, listing: str, owner_id: int) -> Objects:
-    limit: int = call.params["max_results"]
-    scope = f"{listing}:{owner_id}"
-    offset = _offset(call, scope)
-    rows = await SocialStore(call.services.db).users_page(listing, owner_id, limit + 1, offset)
-    return _page(rows, rows[:limit], offset, limit, scope)
-
-
-async def _protected_owner(call: Call, user_id: int) -> Objects | None:
-    """The partial error for a missing user, or a protected one the caller does not follow."""
-    if await call.services.users.get(user_id) is None:
-        return Objects([], errors=[resource_not_found_item("user", "id", str(user_id))])
-    if await call.domain.lookup.hidden_authors(call.principal.user_id, [user_id]):
-        return Objects([], errors=[not_authorized_for_resource_item("user", "id", str(user_id), "data")])
-    return None
-
-
 async def following(call: Call) -> Objects:
-    user_id: int = call.params["id"]
-    return await _protected_owner(call, user_id) or await _user_list(call, "following", user_id)
+    params = call.params
+    lists = call.domain.social_lists
+    page = await lists.following(
+        call.principal.user_id, params["id"], params["max_results"], params.get("pagination_token")
+    )
+    return page_objects(page)
 
 
 async def followers(call: Call) -> Objects:
-    user_id: int = call.params["id"]
-    return await _protected_owner(call, user_id) or await _user_list(call, "followers", user_id)
+    params = call.params
+    lists = call.domain.social_lists
+    page = await lists.followers(
+        call.principal.user_id, params["id"], params["max_results"], params.get("pagination_token")
+    )
+    return page_objects(page)
 
 
 async def blocking(call: Call) -> Objects:
-    require_self(call.principal.user_id, call.params["id"])
-    return await _user_list(call, "blocking", call.params["id"])
+    params = call.params
+    require_self(call.principal.user_id, params["id"])
+    page = await call.domain.social_lists.blocking(
+        params["id"], params["max_results"], params.get("pagination_token")
+    )
+    return page_objects(page)
 
 
 async def muting(call: Call) -> Objects:
-    require_self(call.principal.user_id, call.params["id"])
-    return await _user_list(call, "muting", call.params["id"])
+    params = call.params
+    require_self(call.principal.user_id, params["id"])
+    page = await call.domain.social_lists.muting(
+        params["id"], params["max_results"], params.get("pagination_token")
+    )
+    return page_objects(page)
 
 
 async def liking_users(call: Call) -> Objects:
-    post_id: int = call.params["id"]
-    post = await call.services.posts.get(post_id)
-    if post is None or not visible_post(post):
-        return Objects([], errors=[resource_not_found_item("tweet", "id", str(post_id))])
-    if await call.domain.lookup.hidden_authors(call.principal.user_id, [post["author_id"]]):
-        return Objects([], errors=[not_authorized_for_resource_item("tweet", "id", str(post_id), "data")])
-    return await _user_list(call, "liking_users", post_id)
+    params = call.params
+    page = await call.domain.social_lists.liking_users(
+        call.principal.user_id, params["id"], params["max_results"], params.get("pagination_token")
+    )
+    return page_objects(page)
 
 
 async def liked_tweets(call: Call) -> Objects:
-    user_id: int = call.params["id"]
-    problem = await _protected_owner(call, user_id)
-    if problem is not None:
-        return problem
-    limit: int = call.params["max_results"]
-    scope = f"liked_tweets:{user_id}"
-    offset = _offset(call, scope)
-    rows = await SocialStore(call.services.db).liked_posts(user_id, limit + 1, offset)
-    page = rows[:limit]
-    # Posts of protected accounts the caller cannot see are left out (the page may come up short).
-    hidden = await call.domain.lookup.hidden_authors(
-        call.principal.user_id, (row["author_id"] for row in page)
+    params = call.params
+    page = await call.domain.social_lists.liked_posts(
+        call.principal.user_id, params["id"], params["max_results"], params.get("pagination_token")
     )
-    return _page(rows, [row for row in page if row["author_id"] not in hidden], offset, limit, scope)
+    return page_objects(page)
 
 
 # ---- the operation table ------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from roost.core.params import IntRange, Param, Snowflake, Timestamp, Token
-from roost.domain.timelines import Page, Window
+from roost.domain.pages import Page
+from roost.domain.timelines import Window
 from roost.platform.pipeline import Call, Objects
 
 TIMELINE_PARAMS = (
@@ -21,4 +22,4 @@ def window(call: Call) -> Window:
 
 
 def page_objects(page: Page) -> Objects:
-    return Objects(page.rows, meta=page.meta or None, errors=page.errors)
+    return Objects(page.rows, meta=page.meta, errors=page.errors)

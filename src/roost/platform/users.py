@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from roost.core.errors import resource_not_found_item
 from roost.core.params import CsvOf, Param, Snowflake, Username
 from roost.platform.operations import ANY_AUTH, USER_AUTH, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
@@ -11,45 +10,28 @@ SCOPES = ("tweet.read", "users.read")
 
 
 async def get_users(call: Call) -> Objects:
-    ids: list[int] = call.params["ids"]
-    rows = {row["id"]: row for row in await call.services.users.get_many(ids)}
-    unique = list(dict.fromkeys(ids))
-    return Objects(
-        [rows[i] for i in unique if i in rows],
-        errors=[resource_not_found_item("user", "ids", str(i)) for i in unique if i not in rows],
-    )
+    found, problems = await call.domain.lookup.users(call.params["ids"])
+    return Objects(found, errors=problems)
 
 
 async def get_user(call: Call) -> Objects:
-    row = await call.services.users.get(call.params["id"])
-    if row is None:
-        return Objects(
-            [], single=True, errors=[resource_not_found_item("user", "id", str(call.params["id"]))]
-        )
-    return Objects([row], single=True)
+    row, problems = await call.domain.lookup.user(call.params["id"])
+    return Objects([] if row is None else [row], single=True, errors=problems)
 
 
 async def get_users_by_usernames(call: Call) -> Objects:
-    names: list[str] = call.params["usernames"]
-    rows = {row["username_lower"]: row for row in await call.services.users.get_many_by_username(names)}
-    unique = list(dict.fromkeys(names))
-    return Objects(
-        [rows[n.lower()] for n in unique if n.lower() in rows],
-        errors=[resource_not_found_item("user", "usernames", n) for n in unique if n.lower() not in rows],
-    )
+    found, problems = await call.domain.lookup.users_by_name(call.params["usernames"])
+    return Objects(found, errors=problems)
 
 
 async def get_user_by_username(call: Call) -> Objects:
-    name: str = call.params["username"]
-    row = await call.services.users.get_by_username(name)
-    if row is None:
-        return Objects([], single=True, errors=[resource_not_found_item("user", "username", name)])
-    return Objects([row], single=True)
+    row, problems = await call.domain.lookup.user_by_name(call.params["username"])
+    return Objects([] if row is None else [row], single=True, errors=problems)
 
 
 async def get_me(call: Call) -> Objects:
     assert call.principal.user_id is not None
-    row = await call.services.users.get(call.principal.user_id)
+    row, _ = await call.domain.lookup.user(call.principal.user_id)
     return Objects([row] if row else [], single=True)
 
 
