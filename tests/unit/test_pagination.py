@@ -9,8 +9,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from roost.core.errors import ParamError
 from roost.core.pagination import NEXT, PREVIOUS, decode, encode
-from roost.core.params import ParamError
 
 MAX_ID = 2**63 - 1
 BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"

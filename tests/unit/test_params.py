@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from roost.core.errors import ParamError
 from roost.core.pagination import PageToken
 from roost.core.params import (
     MEDIA_KEY_PATTERN,
@@ -20,7 +21,6 @@ from roost.core.params import (
     IntRange,
     Kind,
     MediaKey,
-    ParamError,
     Snowflake,
     Timestamp,
     Token,

@@ -13,8 +13,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from roost.core.errors import not_authorized_for_resource_item, resource_not_found_item
-from roost.core.params import ParamError
+from roost.core.errors import ParamError, not_authorized_for_resource_item, resource_not_found_item
 
 Row = Mapping[str, Any]
 TWEET_VOCAB = "tweet"
@@ -136,7 +135,7 @@ class FieldsEngine:
             self._expansion_names[primary] = names
         self._defaults = {kind.name: kind.defaults for kind in kinds}
         self._selection_params = frozenset(self._by_param) | {"expansions"}
-        self._parsed: dict[tuple, tuple[Selection, list[tuple[str, str, str]]]] = {}
+        self._parsed: dict[tuple[Any, ...], tuple[Selection, list[tuple[str, str, str]]]] = {}
         self._default_selections = {
             kind.name: Selection(TWEET_VOCAB, self._defaults, (), self._columns(kind, kind.defaults, ()))
             for kind in kinds
@@ -286,11 +285,13 @@ class FieldsEngine:
                 kind = self.kinds[target]
                 by_name = lookup == "username"  # usernames match case-insensitively
                 keys = _keys(wanted, by_name)
+                found: Mapping[Any, Row]
                 if target == primary and lookup == "id" and referenced:
-                    found = {k: referenced[k] for k in keys if k in referenced}
-                    missing = [k for k in keys if k not in found]
+                    from_referenced = {k: referenced[k] for k in keys if k in referenced}
+                    missing = [k for k in keys if k not in from_referenced]
                     if missing:
-                        found.update(await loader.load(target, lookup, missing))
+                        from_referenced.update(await loader.load(target, lookup, missing))
+                    found = from_referenced
                 else:
                     cached = loader.known(target, lookup, keys)
                     found = cached if cached is not None else await loader.load(target, lookup, keys)
@@ -387,7 +388,7 @@ def _collect(
     kind: ObjectKind,
     by_name: bool,
     wanted: list[tuple[Expansion, Any]],
-    found: dict[Any, Row],
+    found: Mapping[Any, Row],
     denied: AbstractSet[Any],
     bucket: dict[Any, Row],
     errors: list[dict[str, Any]],

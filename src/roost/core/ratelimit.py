@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# A window's key: what it counts (operation, category) and for whom (app, user, account).
+Key = tuple[Any, ...]
+
 
 @dataclass(slots=True)
 class Window:
@@ -23,9 +26,9 @@ class Window:
 class RateLimiter:
     def __init__(self, enabled: bool = True) -> None:
         self.enabled = enabled
-        self._windows: dict[tuple, Window] = {}
+        self._windows: dict[Key, Window] = {}
 
-    def hit(self, key: tuple, limit: int, window_s: int, now_s: float, cost: int = 1) -> tuple[Window, bool]:
+    def hit(self, key: Key, limit: int, window_s: int, now_s: float, cost: int = 1) -> tuple[Window, bool]:
         """Count one request; returns the window state and whether the request is allowed."""
         window = self._windows.get(key)
         if window is None or now_s >= window.reset_s:
@@ -42,13 +45,13 @@ class RateLimiter:
         window.remaining -= cost
         return window, True
 
-    def peek(self, key: tuple, limit: int, window_s: int, now_s: float) -> Window:
+    def peek(self, key: Key, limit: int, window_s: int, now_s: float) -> Window:
         window = self._windows.get(key)
         if window is None or now_s >= window.reset_s:
             return Window(limit, limit, int(now_s) + window_s)
         return window
 
-    def refund(self, key: tuple) -> None:
+    def refund(self, key: Key) -> None:
         window = self._windows.get(key)
         if window is not None and window.remaining < window.limit:
             window.remaining += 1

@@ -12,8 +12,9 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl
 
 from roost.core import errors
@@ -22,6 +23,11 @@ from roost.core.ratelimit import Window
 log = logging.getLogger("roost.pipeline")
 
 RawHeaders = list[tuple[bytes, bytes]]
+# The ASGI interface's three parts, as far as roost relies on them.
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -163,7 +169,7 @@ class ClientDisconnected(Exception):
     out on the part that arrived (a cut-off JSON body can still parse)."""
 
 
-async def read_body(receive: Callable, headers: dict[str, str], limit: int) -> bytes:
+async def read_body(receive: Receive, headers: dict[str, str], limit: int) -> bytes:
     declared = headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise errors.payload_too_large()
@@ -184,7 +190,7 @@ async def read_body(receive: Callable, headers: dict[str, str], limit: int) -> b
 
 
 async def send_response(
-    scope: dict, send: Callable, status: int, body: bytes, content_type: str, headers: Mapping[str, str]
+    scope: Scope, send: Send, status: int, body: bytes, content_type: str, headers: Mapping[str, str]
 ) -> None:
     """Send a whole response whose headers are still text."""
     raw_headers = [(b"content-type", content_type.encode()), *encode_headers(headers)]
@@ -198,10 +204,10 @@ async def send_response(
 # answers False when the response must go the ASGI way instead (a slow reader, an access log, a
 # pipelined request, a header the server's own checks should refuse).
 WHOLE_RESPONSE = "roost.whole_response"
-WholeResponse = Callable[[dict, int, RawHeaders, bytes], bool]
+WholeResponse = Callable[[Scope, int, RawHeaders, bytes], bool]
 
 
-async def send_raw(scope: dict, send: Callable, status: int, body: bytes, headers: RawHeaders) -> None:
+async def send_raw(scope: Scope, send: Send, status: int, body: bytes, headers: RawHeaders) -> None:
     """Send a whole response; `headers` are encoded and carry no content-length (it is added here)."""
     extensions = scope.get("extensions")
     if extensions is not None:
@@ -214,7 +220,7 @@ async def send_raw(scope: dict, send: Callable, status: int, body: bytes, header
 
 
 async def send_stream(
-    send: Callable, receive: Callable, status: int, stream: Stream, headers: Iterable[tuple[bytes, bytes]]
+    send: Send, receive: Receive, status: int, stream: Stream, headers: Iterable[tuple[bytes, bytes]]
 ) -> None:
     """Send a streaming body; a client disconnect ends it quietly and closes the iterator."""
     raw_headers: RawHeaders = [(b"content-type", encoded(stream.content_type))]

@@ -63,7 +63,7 @@ class Lookup:
         rows = {row["id"]: row for row in fetched if visible_post(row)}
         hidden = await self.hidden_authors(viewer_id, (row["author_id"] for row in rows.values()))
         found: list[Row] = []
-        problems: list[dict[str, Any]] = []
+        problems = []
         for post_id in unique:
             row = rows.get(post_id)
             if row is None:
@@ -141,7 +141,7 @@ class StoreLoader:
         self._users = users
         self._viewer_id = viewer_id
 
-    async def denied(self, kind: str, rows: Mapping[Any, Row]) -> set[Any]:
+    async def denied(self, kind: str, rows: Mapping[Any, Mapping[str, Any]]) -> set[Any]:
         if kind != "tweet" or not rows:
             return set()
         hidden = await self._lookup.hidden_authors(self._viewer_id, (r["author_id"] for r in rows.values()))

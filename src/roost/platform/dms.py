@@ -6,8 +6,9 @@ import re
 from collections.abc import Collection
 from typing import Any, ClassVar
 
+from roost.core.errors import ParamError
 from roost.core.pagination import PageToken
-from roost.core.params import EnumSet, IntRange, Kind, Param, ParamError, Snowflake, Token
+from roost.core.params import EnumSet, IntRange, Kind, Param, Snowflake, Token
 from roost.domain.dms import EVENT_TYPES
 from roost.platform.operations import USER_AUTH, DailyCap, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects

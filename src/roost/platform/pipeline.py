@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from roost.config import Settings
 from roost.core import errors, jsonio
+from roost.core.errors import ParamError
 from roost.core.fields import FieldsEngine, Loader, RenderContext, Rendered, Selection
 from roost.core.pagination import PageToken
 from roost.core.params import (
     Param,
-    ParamError,
     duplicate_parameter_message,
     empty_parameter_message,
     unknown_parameter_message,
 )
 from roost.core.principal import Principal
-from roost.core.ratelimit import RateLimiter
+from roost.core.ratelimit import Key, RateLimiter
 from roost.core.router import Router
 from roost.core.stages import Exchange, Outcome, Skeleton, Stages
 from roost.core.wire import (
@@ -197,6 +197,7 @@ class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
 
     def _rate_limit(self, op: Operation, principal: Principal, now: float) -> RawHeaders:
         limits = op.rate_limit
+        key: Key
         if principal.kind == APP or limits.per_app:
             limit, key = limits.app, (op.operation_id, principal.app_id)
         else:

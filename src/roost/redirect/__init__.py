@@ -77,10 +77,10 @@ def run_redirected(target: str, argv: list[str]) -> int:
     # Handlers go in before the child starts, so a signal sent as soon as the child is up is relayed
     # rather than ending roost. While the child runs, roost only relays; the child decides how to stop.
     previous: dict[int, object] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for relayed in (signal.SIGINT, signal.SIGTERM):
         # Outside the main thread handlers cannot be set: leave them alone.
         with contextlib.suppress(ValueError, OSError):
-            previous[signum] = signal.signal(signum, forward)
+            previous[relayed] = signal.signal(relayed, forward)
     try:
         try:
             child = subprocess.Popen(argv, env=redirect_env(target))

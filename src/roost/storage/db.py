@@ -55,7 +55,7 @@ def _binder(names: tuple[str, ...], constants: dict[str, Any]) -> Callable[[Para
         name = names[0]
         return lambda params: (params[name],)  # type: ignore[index]
     pick = itemgetter(*names)
-    return lambda params: pick(params)
+    return lambda params: pick(params)  # type: ignore[arg-type]  # statements with names get params
 
 
 class StatementCache:
@@ -79,7 +79,7 @@ class StatementCache:
             return hit[1]
         compiled = statement.compile(dialect=self._dialect)
         constants = {name: value for name, value in compiled.params.items() if value is not None}
-        names = tuple(compiled.positiontup or ())
+        names = tuple(getattr(compiled, "positiontup", None) or ())  # set by positional dialects
         result = CompiledSQL(str(compiled), names, constants, _binder(names, constants))
         # Keep a reference to the statement so its id() cannot be reused by another object.
         self._cache[id(statement)] = (statement, result)

@@ -42,7 +42,10 @@ def head_revision() -> str | None:
     revisions: set[str] = set()
     parents: set[str] = set()
     for script in (MIGRATIONS / "versions").glob("*.py"):
-        found = dict(match.groups() for match in _REVISION.finditer(script.read_text(encoding="utf-8")))
+        found: dict[str, str] = {
+            name: value
+            for name, value in (m.groups() for m in _REVISION.finditer(script.read_text(encoding="utf-8")))
+        }
         if "revision" not in found:
             return None
         revisions.add(found["revision"])
