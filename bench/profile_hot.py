@@ -29,7 +29,8 @@ import orjson
 
 from roost.app import RoostApp
 from roost.config import Settings
-from roost.core.wire import TransactionIds, elapsed_ms, parse_query
+from roost.core.stages import TransactionIds
+from roost.core.wire import elapsed_ms, parse_query
 from roost.storage.db import sqlite_path
 
 T = TypeVar("T")
@@ -38,14 +39,14 @@ SINGLE_LABEL = "single lookup `GET /2/tweets/:id?expansions=author_id&tweet.fiel
 SINGLE_QUERY = b"expansions=author_id&tweet.fields=created_at,public_metrics"
 # (label, function name, file suffix): cumulative time of each stage of the pipeline.
 STAGES = (
-    ("whole ASGI call (Pipeline.__call__)", "__call__", "core/pipeline.py"),
+    ("whole ASGI call (Skeleton.__call__)", "__call__", "core/stages.py"),
     ("router match", "match", "core/router.py"),
-    ("authenticate (bearer, cached)", "_known_bearer", "core/pipeline.py"),
-    ("rate limit (disabled: window bookkeeping only)", "_rate_limit", "core/pipeline.py"),
-    ("parse params + fields (memoised per query)", "_parse_params", "core/pipeline.py"),
-    ("handler and render (Pipeline._run)", "_run", "core/pipeline.py"),
-    ("  single lookup (lookup_post)", "lookup_post", "domain/lookup.py"),
-    ("  id-list lookup (lookup_posts)", "lookup_posts", "domain/lookup.py"),
+    ("authenticate (bearer, cached)", "authenticate", "core/stages.py"),
+    ("rate limit (disabled: window bookkeeping only)", "_rate_limit", "platform/pipeline.py"),
+    ("parse params + fields (memoised per query)", "_parse_params", "platform/pipeline.py"),
+    ("handler and render (Pipeline._run)", "_run", "platform/pipeline.py"),
+    ("  single lookup (Lookup.post)", "post", "domain/lookup.py"),
+    ("  id-list lookup (Lookup.posts)", "posts", "domain/lookup.py"),
     ("    SQLite read of one row", "one", "storage/db.py"),
     ("    SQLite read of rows", "all", "storage/db.py"),
     ("    hidden_authors (protected check)", "hidden_authors", "domain/lookup.py"),
@@ -53,7 +54,7 @@ STAGES = (
     ("    post renderer (compiled per selection)", "render", "domain/objects.py"),
     ("    user renderer (compiled per selection)", "render", "domain/user_objects.py"),
     ("JSON encode (orjson.dumps)", "<orjson.dumps>", "~"),
-    ("response headers (_head)", "_head", "core/pipeline.py"),
+    ("response headers (Pipeline.head, Skeleton._write)", "head", "platform/pipeline.py"),
 )
 
 
@@ -219,8 +220,8 @@ async def main_async(args: argparse.Namespace) -> str:
         "includes": {"users": [{"id": "1", "name": "A B", "username": "ab_1"}]},
     }
     # The columns the single lookup's selection reads (roost.core.fields.Selection.columns).
-    assert app.pipeline is not None
-    selection, _ = app.pipeline.engine.parse("tweet", dict(parse_query(SINGLE_QUERY)))
+    assert app.v2 is not None
+    selection, _ = app.v2.engine.parse("tweet", dict(parse_query(SINGLE_QUERY)))
     single_columns = selection.columns or ("*",)
     transaction_ids = TransactionIds()
     started = time.perf_counter()

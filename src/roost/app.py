@@ -16,6 +16,7 @@ from roost.control.routes import build_control_app
 from roost.control.social import social_routes
 from roost.control.state import ServerState
 from roost.core.clock import Clock
+from roost.core.wire import ASGIApp, Receive, Scope, Send
 from roost.events.connections import SHUTDOWN, registry
 from roost.events.dispatch import Dispatcher
 from roost.events.tail import end_all
@@ -26,8 +27,6 @@ from roost.platform.registry import all_operations
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
 from roost.wiring import assemble
-
-ASGIApp = Callable[[dict, Callable, Callable], Awaitable[None]]
 
 log = logging.getLogger("roost")
 
@@ -73,6 +72,7 @@ class RoostApp:
         self.on_ready = on_ready
         self.state: ServerState | None = None
         self.parts: dict[str, ASGIApp] | None = None
+        self.v2: Pipeline | None = None
         self.dispatcher: Dispatcher | None = None
 
     async def startup(self) -> None:
@@ -100,7 +100,8 @@ class RoostApp:
             services,
         )
         ads = AdsPipeline(server.stages, services, all_ads_operations())
-        self.parts = {V2: v2, ADS: ads, PAGES: pages}
+        self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
+        self.v2 = v2
         self.state = state
         state.ready = True
         self.dispatcher = Dispatcher(services)
@@ -126,7 +127,7 @@ class RoostApp:
                 self.dispatcher = None
             await self.state.services.db.close()
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
@@ -146,7 +147,7 @@ class RoostApp:
             return
         await parts[route(scope["path"])](scope, receive, send)
 
-    async def _lifespan(self, receive: Callable, send: Callable) -> None:
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:
             message: dict[str, Any] = await receive()
             if message["type"] == "lifespan.startup":

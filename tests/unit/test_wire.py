@@ -6,7 +6,8 @@ import re
 import time
 
 from roost.core.ratelimit import RateLimiter, Window
-from roost.core.wire import TransactionIds, elapsed_ms, window_headers, window_raw_headers
+from roost.core.stages import TransactionIds
+from roost.core.wire import elapsed_ms, window_headers, window_raw_headers
 
 
 def test_transaction_ids_are_16_hex_digits_and_do_not_repeat() -> None:
@@ -14,6 +15,12 @@ def test_transaction_ids_are_16_hex_digits_and_do_not_repeat() -> None:
     drawn = [ids.take() for _ in range(3 * 4096 + 7)]  # across several blocks
     assert all(re.fullmatch(rb"[0-9a-f]{16}", value) for value in drawn)
     assert len(set(drawn)) == len(drawn)
+
+
+def test_transaction_ids_come_from_the_seeded_source() -> None:
+    assert [TransactionIds(7).take() for _ in range(2)] == [TransactionIds(7).take()] * 2
+    seeded = TransactionIds(7)
+    assert [seeded.take() for _ in range(3)] != [TransactionIds(8).take() for _ in range(3)]
 
 
 def test_elapsed_ms_counts_whole_milliseconds() -> None:

@@ -26,6 +26,9 @@ from roost.core.ratelimit import RateLimiter
 from roost.core.wire import (
     ClientDisconnected,
     RawHeaders,
+    Receive,
+    Scope,
+    Send,
     Stream,
     elapsed_ms,
     has_body,
@@ -221,9 +224,9 @@ class Skeleton(Generic[RouteT]):
 
     async def _write(
         self,
-        scope: dict[str, Any],
-        receive: Callable[..., Any],
-        send: Callable[..., Any],
+        scope: Scope,
+        receive: Receive,
+        send: Send,
         route: RouteT | None,
         exchange: Exchange,
         outcome: Outcome,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -51,27 +50,6 @@ def encoded(value: str) -> bytes:
         if len(_ENCODED) < 4096:
             _ENCODED[value] = hit
     return hit
-
-
-class TransactionIds:
-    """`x-transaction-id` values: 16 random hex digits each, cut from a block made 4,096 at a time
-    (formatting one per response costs more than the slice). Correlation ids need uniqueness, not
-    secrecy or a seed."""
-
-    __slots__ = ("_block", "_next")
-    _COUNT = 4096
-
-    def __init__(self) -> None:
-        self._block = b""
-        self._next = self._COUNT
-
-    def take(self) -> bytes:
-        index = self._next
-        if index >= self._COUNT:
-            self._block = os.urandom(8 * self._COUNT).hex().encode()
-            index = 0
-        self._next = index + 1
-        return self._block[index * 16 : index * 16 + 16]
 
 
 _MILLISECONDS = tuple(b"%d" % number for number in range(1000))
