@@ -21,7 +21,7 @@ from roost.search import document
 from roost.search.view import view_of
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import media, places, posts, users
-from roost.storage.search_compiler import Compiled, Plan, clause, text_match, tsquery_bind
+from roost.storage.search_compiler import Compiled, Dialect, Plan, clause, text_match, tsquery_bind
 from roost.storage.users import get_media_tx
 
 # Objects of the index made by raw DDL, which Alembic autogenerate must leave alone (env.py).
@@ -216,8 +216,8 @@ class SearchStore:
         self._db = db
 
     @property
-    def dialect(self) -> str:
-        return self._db.dialect_name
+    def dialect(self) -> Dialect:
+        return "sqlite" if self._db.dialect_name == "sqlite" else "postgresql"
 
     async def search(
         self,
