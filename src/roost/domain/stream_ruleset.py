@@ -6,7 +6,7 @@ match posts with exactly the same rules. The matcher's view of a post is `events
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
 from roost.config import Settings
 from roost.domain.stream_rules import DEFAULT_MAX_LENGTH, parse_rule
@@ -47,7 +47,7 @@ class RuleSet:
         if self._seen >= self._next_rebalance:
             self._next_rebalance *= 10
             index.rebalance()
-        return index.match(view)
+        return cast("list[int]", index.match(view))  # the ids this set adds are ints
 
     def _load_length(self) -> int:
         written = self._settings.whole("stream_rule_max_length", DEFAULT_MAX_LENGTH, positive=True)

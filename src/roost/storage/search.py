@@ -17,9 +17,10 @@ import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
 
 from roost.core import jsonio
+from roost.core.records import Row
 from roost.search import document
 from roost.search.view import view_of
-from roost.storage.db import Database, Executor, Row
+from roost.storage.db import Database, Executor
 from roost.storage.schema import media, places, posts, users
 from roost.storage.search_compiler import Compiled, Dialect, Plan, clause, text_match, tsquery_bind
 from roost.storage.users import get_media_tx
@@ -169,7 +170,7 @@ def _relevance_order(driver: str, dialect: str) -> tuple[Any, Any]:
 @lru_cache(maxsize=4096)
 def _search_statement(
     dialect: str, driver: str | None, plan: Plan, no_reposts: bool, ascending: bool, relevance: bool = False
-) -> sa.Select:
+) -> sa.Select[Any]:
     """Recency: keyset on the id. Relevance (only with a driving text query): an OFFSET page over
     (score, id), the offset carried by the next_token."""
     if relevance and driver is not None:
@@ -194,7 +195,7 @@ def _search_statement(
 
 
 @lru_cache(maxsize=4096)
-def _count_statement(dialect: str, driver: str | None, plan: Plan, no_reposts: bool) -> sa.Select:
+def _count_statement(dialect: str, driver: str | None, plan: Plan, no_reposts: bool) -> sa.Select[Any]:
     source, rowid, match = _source(driver, dialect, plan)
     where = _conditions(driver, dialect, plan, rowid, no_reposts)
     if match is not None:
