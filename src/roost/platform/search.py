@@ -39,7 +39,6 @@ def _common(product: Product, *, counts: bool) -> tuple[Param, ...]:
 
 
 async def _search(call: Call, product: Product) -> Objects:
-    # Posts returned by search count against the project's monthly post cap, as streamed ones do.
     request = SearchRequest.of(call.params, call.raw)
     rows, meta = await call.domain.search.search(call.principal, product, request, call.now_ms)
     return Objects(rows, meta=meta)
