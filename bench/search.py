@@ -1,4 +1,4 @@
-"""Search recent over a large database: p50 / p99 of five typical queries through `SearchService`
+"""Search recent over a large database: p50 / p99 of five typical queries through `SearchService.page`
 (parse, window, compile, the SQL on the full-text index), against a same-run baseline (a post's
 primary-key lookup through `PostStore.get`). SQLite, one core, in process. Writes bench/SEARCH.md and
 appends a summary below the notes marker of bench/RESULTS.md.
@@ -27,10 +27,11 @@ from typing import Any
 
 from roost.config import Settings
 from roost.data.bulk import load_bulk
-from roost.search.service import SearchService
+from roost.domain.search import SearchRequest
 from roost.services import Services
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
+from roost.wiring import assemble
 
 HERE = Path(__file__).resolve().parent
 DAY_MS = 86_400_000
@@ -67,7 +68,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         build_s = time.perf_counter() - started
     upgrade(url)
     db = await open_database(url)
-    services = Services.build(Settings(db_url=url, demo=False), db)
+    server = assemble(Settings(db_url=url, demo=False), db)
+    services = server.services
     newest = await services.posts.max_id()
     newest_row = await services.posts.get(newest)
     assert newest_row is not None
@@ -87,7 +89,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     ids = [r[0] for r in conn.execute("SELECT id FROM posts ORDER BY random() LIMIT 2000")]
     conn.close()
 
-    service = SearchService(services)
+    service = server.domain.search
     rng = random.Random(1)
     baseline: list[float] = []
     for _ in range(args.runs):
@@ -97,14 +99,14 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         baseline.append((time.perf_counter() - started) * 1000)
     results = []
     for label, query in queries(username):
-        params = {"query": query, "max_results": 10}
+        request = SearchRequest(query, max_results=10)
         for _ in range(5):  # warm: statement compiled, pages cached
-            await service.search("recent", params, {}, services.clock.now_ms())
+            await service.page("recent", request, services.clock.now_ms())
         times: list[float] = []
         for _ in range(args.runs):
             now = services.clock.now_ms()
             started = time.perf_counter()
-            _rows, meta = await service.search("recent", params, {}, now)
+            _rows, meta = await service.page("recent", request, now)
             times.append((time.perf_counter() - started) * 1000)
         results.append(
             {
@@ -146,7 +148,7 @@ def report(data: dict[str, Any]) -> str:
         f"| data | {c['posts']:,} posts, {c['users']:,} users ({c['size_mib']} MiB SQLite file); "
         f"{c['in_window']:,} posts in the 7-day window |",
         f"| build | {build} |",
-        f"| method | `SearchService.search('recent', max_results=10)` in process, {data['runs']} runs "
+        f"| method | `SearchService.page('recent', max_results=10)` in process, {data['runs']} runs "
         "per query after 5 warm-up runs; baseline: `PostStore.get` of a random post, same run |",
         "",
         "| query | text | results (page) | p50 ms | p99 ms | p50 / baseline |",

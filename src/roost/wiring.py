@@ -13,6 +13,7 @@ from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.fields import FieldsEngine
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
+from roost.domain import usage
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
@@ -21,12 +22,14 @@ from roost.domain.lookup import Lookup
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.posts import PostService
 from roost.domain.profiles import Profiles
+from roost.domain.search import SearchService
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
 from roost.domain.spaces import Spaces
 from roost.domain.timelines import Timelines
 from roost.services import Services
 from roost.storage.db import Database
+from roost.storage.search import SearchStore
 from roost.storage.social import SocialStore
 
 
@@ -36,6 +39,7 @@ class Domain:
 
     lookup: Lookup
     posts: PostService
+    search: SearchService
     timelines: Timelines
     social: SocialService
     social_lists: SocialLists
@@ -54,6 +58,20 @@ class Server:
     stages: Stages
     engine: FieldsEngine
     domain: Domain
+
+
+class _ProjectPostCap:
+    """The post cap as `SearchService` asks for it, over domain/usage.py's functions (which still take
+    the `Services` locator)."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    async def ensure_under_cap(self, project_id: int) -> None:
+        await usage.ensure_under_cap(self._services, project_id)
+
+    async def record_usage(self, project_id: int, count: int, app_id: int) -> None:
+        await usage.record_usage(self._services, project_id, count, app_id)
 
 
 def fields_engine() -> FieldsEngine:
@@ -77,6 +95,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     domain = Domain(
         lookup=lookup,
         posts=PostService(db, clock, ids, url_seed=settings.seed),
+        search=SearchService(SearchStore(db), settings, _ProjectPostCap(services)),
         timelines=Timelines(posts, lookup),
         social=SocialService(db, clock, ids, posts, lookup),
         social_lists=SocialLists(SocialStore(db), users, posts, lookup),

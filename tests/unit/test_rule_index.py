@@ -169,10 +169,10 @@ def test_rule_matching_on_quoted_text() -> None:
 
 
 def test_stream_rule_set_rebalances_on_traffic_without_changing_results(monkeypatch: Any) -> None:
-    from roost.search import ruleset as stream  # RuleSet moved from platform/stream.py (issue 6)
+    from roost.domain import stream_ruleset as stream  # RuleSet moved from platform/stream.py (issue 6)
 
     monkeypatch.setattr(stream, "FIRST_REBALANCE", 3)
-    rules = stream.RuleSet(services=None, app_id=1)  # type: ignore[arg-type]
+    rules = stream.RuleSet(db=None, settings=None, app_id=1)  # type: ignore[arg-type]
     rules.index.add(1, And((Token("keyword", "cat"), Token("keyword", "common"))))
     rules.index.add(2, Token("keyword", "common"))
     rebalanced: list[int] = []

@@ -18,9 +18,9 @@ from roost.core import jsonio
 from roost.core.fields import Selection
 from roost.domain.stream_links import stored_params
 from roost.domain.stream_rules import RULES_EVENT
+from roost.domain.stream_ruleset import RuleSet
 from roost.events.outgoing import Outgoing
 from roost.events.stream_posts import POST_KINDS, fields_engine, post_view, public_post, render_post
-from roost.search.ruleset import RuleSet
 from roost.services import Services
 from roost.storage.db import Row
 from roost.storage.stream_links import StreamLinkStore
@@ -103,7 +103,7 @@ class StreamHooks:
         # Kept (or marked fresh) only once loaded: a failed load is retried with the event's next try.
         rules = self._rules.get(app_id)
         if rules is None:
-            rules = RuleSet(self.services, app_id)
+            rules = RuleSet(self.services.db, self.services.settings, app_id)
             await rules.load()
             self._rules[app_id] = rules
             self._stale_rules.discard(app_id)

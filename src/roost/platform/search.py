@@ -1,15 +1,14 @@
 """Search and counts: `GET /2/tweets/search/{recent,all}` and `GET /2/tweets/counts/{recent,all}`
-(facts §4). The rules live in `roost.search.service`; these handlers pass parameters through."""
+(facts §4). The rules live in `roost.domain.search`; these handlers pass parameters through."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from roost.core.params import Enum, EnumSet, IntRange, Kind, Param, Snowflake, Timestamp, Token
-from roost.domain import usage
+from roost.domain.search import Product, SearchRequest
 from roost.platform.operations import ANY_AUTH, APP, OAUTH2, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
-from roost.search.service import Product, SearchService
 
 
 class QueryText(Kind):
@@ -40,11 +39,8 @@ def _common(product: Product, *, counts: bool) -> tuple[Param, ...]:
 
 
 async def _search(call: Call, product: Product) -> Objects:
-    # Posts returned by search count against the project's monthly post cap, as streamed ones do.
-    principal = call.principal
-    await usage.ensure_under_cap(call.services, principal.project_id)
-    rows, meta = await SearchService(call.services).search(product, call.params, call.raw, call.now_ms)
-    await usage.record_usage(call.services, principal.project_id, len(rows), principal.app_id)
+    request = SearchRequest.of(call.params, call.raw)
+    rows, meta = await call.domain.search.search(call.principal, product, request, call.now_ms)
     return Objects(rows, meta=meta)
 
 
@@ -57,11 +53,11 @@ async def search_all(call: Call) -> Objects:
 
 
 async def counts_recent(call: Call) -> dict[str, Any]:
-    return await SearchService(call.services).counts("recent", call.params, call.raw, call.now_ms)
+    return await call.domain.search.counts("recent", SearchRequest.of(call.params, call.raw), call.now_ms)
 
 
 async def counts_all(call: Call) -> dict[str, Any]:
-    return await SearchService(call.services).counts("all", call.params, call.raw, call.now_ms)
+    return await call.domain.search.counts("all", SearchRequest.of(call.params, call.raw), call.now_ms)
 
 
 OPERATIONS: tuple[Operation, ...] = (

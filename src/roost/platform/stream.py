@@ -12,12 +12,12 @@ from roost.core.fields import Selection
 from roost.core.params import CsvOf, Enum, EnumSet, IntRange, Param, Snowflake, Timestamp, Token
 from roost.core.records import Row
 from roost.domain.stream_rules import COUNT_FIELDS, RULES_EVENT, StreamRuleService
+from roost.domain.stream_ruleset import RuleSet
 from roost.events.connections import Active, StreamConnection, open_stream
 from roost.events.stream_posts import POST_KINDS, post_view, public_post, render_post
 from roost.events.stream_posts import line as stream_line
 from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call, Reply, Stream
-from roost.search.ruleset import RuleSet
 from roost.services import Services
 
 BACKFILL_MAX_MINUTES = 5
@@ -72,7 +72,7 @@ class RuleSelector:
         self.services = services
         self.app_id = app_id
         self.selection = selection
-        self.rules = RuleSet(services, app_id)
+        self.rules = RuleSet(services.db, services.settings, app_id)
 
     async def start(self) -> None:
         await self.rules.load()

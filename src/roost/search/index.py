@@ -130,7 +130,7 @@ def _anchors(node: Node, cost: Cost = _key_cost) -> tuple[str, ...] | None:
         return (prefix + value.lower(),)
     if isinstance(node, And):
         best: tuple[str, ...] | None = None
-        best_cost = 0
+        best_cost = 0.0
         for child in node.children:
             keys = _anchors(child, cost)
             if keys is not None:

@@ -134,15 +134,17 @@ def _range(value: str) -> tuple[int, float]:
 def _count(attr: str) -> OpFn:
     def check(value: str, post: PostView, product: Product) -> bool:
         low, high = _range(value)
-        return low <= getattr(post, attr) <= high
+        count: int = getattr(post, attr)
+        return low <= count <= high
 
     return check
 
 
 def _minimum(attr: str) -> OpFn:
     def check(value: str, post: PostView, product: Product) -> bool:
+        count: int = getattr(post, attr)
         try:
-            return getattr(post, attr) >= int(value)
+            return count >= int(value)
         except ValueError:
             return False
 
@@ -226,7 +228,8 @@ def _eq_lower(attr: str) -> OpFn:
 
 def _eq(attr: str) -> OpFn:
     def check(value: str, post: PostView, product: Product) -> bool:
-        return getattr(post, attr) == value
+        actual: str | None = getattr(post, attr)
+        return actual == value
 
     return check
 

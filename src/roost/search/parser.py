@@ -18,7 +18,19 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from roost.search.ast import And, Node, Not, Operator, Or, Phrase, Product, Query, QueryError, Token
+from roost.search.ast import (
+    And,
+    Node,
+    Not,
+    Operator,
+    Or,
+    Phrase,
+    Product,
+    Query,
+    QueryError,
+    Token,
+    TokenKind,
+)
 from roost.search.operators import (
     HAS_VALUES,
     IS_HAS_SPEC,
@@ -38,9 +50,9 @@ _STRAY = frozenset("'<>{};`|\\^=~*")
 # A bare word ends at whitespace, a parenthesis, a quote or a stray character.
 _VALUE_END = frozenset('()"')
 # Single character classes, so matching is linear: no backtracking is possible.
-_NAME_RUN = re.compile(r"[A-Za-z0-9_]*").match
-_WORD_RUN = re.compile(r"[^\s()\"\[\]'<>{};`|\\^=~*]*").match
-_VALUE_RUN = re.compile(r'[^\s()"]*').match
+_NAME_RUN = re.compile(r"[A-Za-z0-9_]*")
+_WORD_RUN = re.compile(r"[^\s()\"\[\]'<>{};`|\\^=~*]*")
+_VALUE_RUN = re.compile(r'[^\s()"]*')
 
 # Token kinds of the lexer.
 _LP, _RP, _OR, _NEG, _PHRASE, _TERM, _OP, _BRACKET, _EOF = range(9)
@@ -126,12 +138,18 @@ def _lex(text: str, errors: list[str]) -> list[_Lexeme]:
     return out
 
 
+def _run_end(run: re.Pattern[str], text: str, start: int) -> int:
+    """Where a run of `run` from `start` ends (the runs may be empty, so they always match)."""
+    found = run.match(text, start)
+    return start if found is None else found.end()
+
+
 def _lex_word(text: str, start: int, out: list[_Lexeme], errors: list[str]) -> int:
     n = len(text)
-    i = _NAME_RUN(text, start).end()
+    i = _run_end(_NAME_RUN, text, start)
     if i < n and text[i] == ":" and i > start and text[start].isalpha():
         return _lex_operator(text, start, i, out, errors)
-    i = _WORD_RUN(text, i).end()
+    i = _run_end(_WORD_RUN, text, i)
     word = text[start:i]
     out.append(_Lexeme(_OR if word == "OR" else _TERM, start, word))
     return i
@@ -158,7 +176,7 @@ def _lex_operator(text: str, start: int, colon: int, out: list[_Lexeme], errors:
             return i + 1
         out.append(_Lexeme(_OP, start, name, text[i : close + 1]))
         return close + 1
-    j = _VALUE_RUN(text, i).end()
+    j = _run_end(_VALUE_RUN, text, i)
     out.append(_Lexeme(_OP, start, name, text[i:j]))
     return j
 
@@ -261,7 +279,7 @@ class _Parser:
         word = lx.text
         sign = word[0]
         if sign in "#@$" and len(word) > 1:
-            kind = "hashtag" if sign == "#" else "mention" if sign == "@" else "cashtag"
+            kind: TokenKind = "hashtag" if sign == "#" else "mention" if sign == "@" else "cashtag"
             self.leaves.append(_Leaf(lx.pos, negated, True, True))
             return Token(kind, word[1:])
         lower = word.lower()
@@ -351,7 +369,7 @@ def _group(cls: type[And] | type[Or], parts: list[Node]) -> Node:
     flat: list[Node] = []
     for p in parts:
         if type(p) is cls:
-            flat.extend(p.children)  # type: ignore[union-attr]
+            flat.extend(p.children)
         else:
             flat.append(p)
     return cls(tuple(flat))

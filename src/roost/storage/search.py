@@ -17,11 +17,12 @@ import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
 
 from roost.core import jsonio
+from roost.core.records import Row
 from roost.search import document
 from roost.search.view import view_of
-from roost.storage.db import Database, Executor, Row
+from roost.storage.db import Database, Executor
 from roost.storage.schema import media, places, posts, users
-from roost.storage.search_compiler import Compiled, Plan, clause, text_match, tsquery_bind
+from roost.storage.search_compiler import Compiled, Dialect, Plan, clause, text_match, tsquery_bind
 from roost.storage.users import get_media_tx
 
 # Objects of the index made by raw DDL, which Alembic autogenerate must leave alone (env.py).
@@ -169,7 +170,7 @@ def _relevance_order(driver: str, dialect: str) -> tuple[Any, Any]:
 @lru_cache(maxsize=4096)
 def _search_statement(
     dialect: str, driver: str | None, plan: Plan, no_reposts: bool, ascending: bool, relevance: bool = False
-) -> sa.Select:
+) -> sa.Select[Any]:
     """Recency: keyset on the id. Relevance (only with a driving text query): an OFFSET page over
     (score, id), the offset carried by the next_token."""
     if relevance and driver is not None:
@@ -194,7 +195,7 @@ def _search_statement(
 
 
 @lru_cache(maxsize=4096)
-def _count_statement(dialect: str, driver: str | None, plan: Plan, no_reposts: bool) -> sa.Select:
+def _count_statement(dialect: str, driver: str | None, plan: Plan, no_reposts: bool) -> sa.Select[Any]:
     source, rowid, match = _source(driver, dialect, plan)
     where = _conditions(driver, dialect, plan, rowid, no_reposts)
     if match is not None:
@@ -216,8 +217,8 @@ class SearchStore:
         self._db = db
 
     @property
-    def dialect(self) -> str:
-        return self._db.dialect_name
+    def dialect(self) -> Dialect:
+        return "sqlite" if self._db.dialect_name == "sqlite" else "postgresql"
 
     async def search(
         self,

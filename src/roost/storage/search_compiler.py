@@ -413,7 +413,7 @@ def clause(dialect: str, plan: Plan) -> ColumnElement[Any]:
     if kind == "reposts_of":
         by_id, named = _user_ids(plan[1], plan[2])
         original = posts.alias("original")
-        authors = original.c.author_id.in_(named)
+        authors: ColumnElement[bool] = original.c.author_id.in_(named)
         if by_id is not None:
             authors = sa.or_(original.c.author_id == by_id, authors)
         return _col("reposted_post_id").in_(sa.select(original.c.id).where(authors))

@@ -6,25 +6,31 @@ match posts with exactly the same rules. The matcher's view of a post is `events
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, cast
 
-from roost.domain import stream_rules
+from roost.config import Settings
+from roost.domain.stream_rules import DEFAULT_MAX_LENGTH, parse_rule
 from roost.search.ast import QueryError
 from roost.search.index import RuleIndex
 from roost.search.view import PostView
-from roost.services import Services
+from roost.storage.db import Database
 from roost.storage.stream_rules import StreamRuleStore
 
 log = logging.getLogger("roost.stream")
 
 FIRST_REBALANCE = 1_000  # posts seen before the rule index first re-anchors on the observed traffic
+# Stored rules are parsed with the write-time limit (`stream_rule_max_length`, domain/stream_rules.py)
+# but at least this, so lowering the setting never drops a rule that was accepted.
+MIN_LOAD_LENGTH = 4096
 
 
 class RuleSet:
-    """The app's rules as a `RuleIndex`, reloaded (as a difference) when the app's rules change."""
+    """The app's rules as a `RuleIndex`, reloaded (as a difference) when the app's rules change.
+    `settings` is read at each load (`stream_rule_max_length` can change while the server runs)."""
 
-    def __init__(self, services: Services, app_id: int) -> None:
-        self.services = services
+    def __init__(self, db: Database, settings: Settings, app_id: int) -> None:
+        self._rules = StreamRuleStore(db)
+        self._settings = settings
         self.app_id = app_id
         self.index = RuleIndex()
         self.tags: dict[int, str | None] = {}
@@ -41,20 +47,24 @@ class RuleSet:
         if self._seen >= self._next_rebalance:
             self._next_rebalance *= 10
             index.rebalance()
-        return index.match(view)
+        return cast("list[int]", index.match(view))  # the ids this set adds are ints
+
+    def _load_length(self) -> int:
+        written = self._settings.whole("stream_rule_max_length", DEFAULT_MAX_LENGTH, positive=True)
+        return max(written, MIN_LOAD_LENGTH)
 
     async def load(self) -> None:
-        found = {int(r["id"]): r for r in await StreamRuleStore(self.services.db).all_of_app(self.app_id)}
+        found = {int(r["id"]): r for r in await self._rules.all_of_app(self.app_id)}
         for rule_id in [r for r in self._values if r not in found]:
             self.index.remove(rule_id)
             self._values.pop(rule_id, None)
             self.tags.pop(rule_id, None)
-        limit = max(stream_rules.max_length(self.services), 4096)
+        limit = self._load_length()
         for rule_id, row in found.items():
             if self._values.get(rule_id) == row["value"]:
                 continue
             try:
-                query = stream_rules.parse_rule(str(row["value"]), limit)
+                query = parse_rule(str(row["value"]), limit)
             except QueryError:
                 log.warning("stream rule %s no longer parses; skipped", rule_id)
                 continue
