@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
+from roost.ads.call import AdsHandler
 from roost.ads.params import AdsParam, Bool, Int, Kind, SortBy, Text
-
-if TYPE_CHECKING:
-    from roost.ads.pipeline import AdsCall
 
 # Rate-limit categories (15-minute windows unless noted), as the platform groups its endpoints.
 WRITE = "write"  # POST/PUT/DELETE: 450 per minute per user, one category
@@ -33,7 +29,7 @@ class AdsOperation:
     # Without the version segment: /accounts/{account_id}/campaigns. `{account_id}` makes the
     # pipeline load the account, check the caller's access and hand it to the handler.
     path: str
-    handler: Callable[[AdsCall], Awaitable[Any]]
+    handler: AdsHandler
     params: tuple[AdsParam, ...] = ()
     category: str = ENTITY_READ
     write: bool = False  # needs a write-capable app and a role that may change the account

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl
 
 from roost.ads import errors
+from roost.ads.call import AdsCall
 from roost.ads.operations import (
     ACCOUNT_LIST,
     ACCOUNT_READ,
@@ -57,31 +58,6 @@ CATEGORY_LIMITS: dict[str, tuple[int, int]] = {
 }
 TOTAL_COUNT_LIMIT = (200, 900)
 WRITE_ROLES = ("ACCOUNT_ADMIN", "AD_MANAGER")
-
-
-@dataclass(slots=True)
-class AdsCall:
-    op: AdsOperation
-    principal: Principal
-    params: dict[str, Any]  # typed values, defaults filled in
-    echo: dict[str, Any]  # what `request.params` shows
-    body: Any  # the decoded JSON body of batch and audience-estimate requests
-    services: Services
-    now_ms: int
-    sandbox: bool
-    version: str
-    account: Row | None  # the account named in the path (decoded), when there is one
-    permissions: list[str]
-
-    @property
-    def account_id(self) -> str:
-        assert self.account is not None
-        return str(self.account["id"])
-
-    @property
-    def user_id(self) -> int:
-        assert self.principal.user_id is not None
-        return self.principal.user_id
 
 
 @dataclass(slots=True)
@@ -162,7 +138,6 @@ class AdsPipeline(Skeleton[AdsRoute]):
             raise errors.AdsError(400, problems)
         json_body = _json_body(exchange.headers, exchange.body) if op.body == "json" else None
         call = AdsCall(
-            op,
             principal,
             params,
             route.echo,

@@ -14,6 +14,7 @@ from typing import Any
 
 from roost.ads import entities, errors
 from roost.ads.accounts import PERMISSIONS
+from roost.ads.call import AdsCall
 from roost.ads.operations import (
     ACCOUNT_HISTORY,
     ACCOUNT_ID,
@@ -26,7 +27,6 @@ from roost.ads.operations import (
 from roost.ads.paging import AdsResult, page_of
 from roost.ads.params import AdsParam, Kind, Long, Parsed, Raw, Text, Time, format_time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
 
 # ---- tax settings ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from roost.ads import accounts
+from roost.ads.call import AdsCall
 from roost.ads.operations import (
     ACCOUNT_ID,
     ACCOUNT_LIST,
@@ -17,7 +18,6 @@ from roost.ads.operations import (
 from roost.ads.paging import AdsResult, page_window, stored_page
 from roost.ads.params import AdsParam, Bool, EnumList, Ids, Text, format_time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
 from roost.storage.ads import AccountQuery
 
 ACCOUNT_SORTS = ("created_at", "updated_at", "deleted", "name")

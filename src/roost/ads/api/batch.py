@@ -14,10 +14,10 @@ from typing import Any
 from roost.ads import campaigns, errors, line_items
 from roost.ads.api import campaigns as campaign_api
 from roost.ads.api import line_items as line_item_api
+from roost.ads.call import AdsCall
 from roost.ads.operations import ACCOUNT_ID, WRITE, AdsOperation
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Enum, Text, parse_all
-from roost.ads.pipeline import AdsCall
 from roost.storage.db import Executor
 
 MAX_ITEMS = 40

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from roost.ads import catalog, errors
+from roost.ads.call import AdsCall
 from roost.ads.ids import base36
 from roost.ads.operations import (
     ACCOUNT_ID,
@@ -24,7 +25,6 @@ from roost.ads.operations import (
 from roost.ads.paging import AdsResult, page_of
 from roost.ads.params import AdsParam, EnumList, Int, Text, TextList, Time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
 
 COUNTRY = r"[A-Za-z]{2}"

@@ -6,12 +6,12 @@ from typing import Any
 
 from roost.ads import accounts, entities
 from roost.ads.api.lookup import requested
+from roost.ads.call import AdsCall
 from roost.ads.catalog import CURRENCIES
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Long, Time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
 
 FUNDING_TYPES = ("AGENCY_CREDIT_LINE", "CREDIT_CARD", "CREDIT_LINE", "INSERTION_ORDER", "PARTNER_MANAGED")

@@ -7,12 +7,12 @@ from typing import Any
 from roost.ads import entities, line_items
 from roost.ads import line_item_rules as rules
 from roost.ads.api.lookup import requested
+from roost.ads.call import AdsCall
 from roost.ads.catalog.bidding import PLACEMENTS, brand_placements
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, EnumList, Ids, Int, Long, Text, TextList, Time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
 
 LINE_ITEM_SORTS = ("created_at", "updated_at", "deleted", "name", "bid_amount_local_micro")

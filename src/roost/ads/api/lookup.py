@@ -4,7 +4,7 @@ platform's 404 otherwise."""
 from __future__ import annotations
 
 from roost.ads import entities
-from roost.ads.pipeline import AdsCall
+from roost.ads.call import AdsCall
 from roost.core.records import Row
 
 

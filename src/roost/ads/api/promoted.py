@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from roost.ads import entities, errors, promoted
+from roost.ads.call import AdsCall
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Long, LongList, Text, Time
-from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
 
 SORTS = ("created_at", "updated_at", "deleted")

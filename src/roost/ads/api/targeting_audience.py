@@ -7,11 +7,11 @@ from typing import Any
 
 from roost.ads import errors
 from roost.ads import targeting as rules
+from roost.ads.call import AdsCall
 from roost.ads.operations import ACCOUNT_ID, ACCOUNT_READ, AdsOperation
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Int, Text, TextList, parse_all
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
 from roost.ads.targeting_estimate import estimate, has_primary
 from roost.ads.targeting_suggestions import keyword_suggestions, user_suggestions
 

@@ -7,11 +7,11 @@ from urllib.parse import urlsplit
 
 from roost.ads import entities, errors
 from roost.ads.api.lookup import requested
+from roost.ads.call import AdsCall
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Text
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
 from roost.storage.ads import EntityQuery
 
 KIND = "tracking_tag"
