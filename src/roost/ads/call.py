@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from roost.ads.actor import Actor
+from roost.ads.domain import AdsDomain
 from roost.core.principal import Principal
 from roost.core.records import Row
-
-if TYPE_CHECKING:
-    from roost.services import Services
 
 
 @dataclass(slots=True)
@@ -20,7 +19,7 @@ class AdsCall:
     params: dict[str, Any]  # typed values, defaults filled in
     echo: dict[str, Any]  # what `request.params` shows
     body: Any  # the decoded JSON body of batch and audience-estimate requests
-    services: Services
+    ads: AdsDomain
     now_ms: int
     sandbox: bool
     version: str
@@ -36,6 +35,12 @@ class AdsCall:
     def user_id(self) -> int:
         assert self.principal.user_id is not None
         return self.principal.user_id
+
+    @property
+    def actor(self) -> Actor:
+        """The caller acting on the path's account at this request's instant."""
+        assert self.account is not None
+        return Actor(self.account, self.user_id, self.now_ms)
 
 
 AdsHandler = Callable[[AdsCall], Awaitable[Any]]

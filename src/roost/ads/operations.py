@@ -16,11 +16,6 @@ CATALOG = "catalog"  # targeting option catalogs: 400 per 15 minutes
 TV_CATALOG = "tv_catalog"  # tv_markets and tv_shows: 2,000 per 15 minutes
 GLOBAL_READ = "global_read"  # reference data without an account: 5 per 15 minutes per endpoint
 
-# Beta programmes an account must be allow-listed for.
-ACCOUNT_HISTORY = "ACCOUNT_HISTORY"
-RECOMMENDATIONS = "RECOMMENDATIONS"
-ADVERTISER_USER_ID = "ADVERTISER_USER_ID"
-
 
 @dataclass(frozen=True)
 class AdsOperation:
