@@ -88,7 +88,8 @@ class RoostApp:
         )
         await state.seed_if_empty()
         pages = build_control_app(
-            state, [*oauth_routes(state), *delivery_routes(state), *social_routes(state), *ads_routes(state)]
+            state,
+            [*oauth_routes(state), *delivery_routes(state), *social_routes(state), *ads_routes(server.ads)],
         )
         v2 = Pipeline(
             server.stages,
@@ -99,7 +100,7 @@ class RoostApp:
             server.domain.lookup.loader,
             services,
         )
-        ads = AdsPipeline(server.stages, services, all_ads_operations())
+        ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
         self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
         self.v2 = v2
         self.state = state

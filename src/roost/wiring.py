@@ -9,6 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from roost.ads.account_settings import AccountSettings
+from roost.ads.accounts import Accounts
+from roost.ads.batch import Batches
+from roost.ads.campaigns import Campaigns
+from roost.ads.domain import AdsDomain
+from roost.ads.entities import Entities
+from roost.ads.line_items import LineItems
+from roost.ads.management import Management
+from roost.ads.promoted import Promoted
+from roost.ads.recommendations import Recommendations
+from roost.ads.targeting import Resolver
+from roost.ads.targeting_criteria import Targeting
+from roost.ads.targeting_suggestions import Suggestions
+from roost.ads.tracking_tags import TrackingTags
 from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.fields import FieldsEngine
@@ -58,6 +72,7 @@ class Server:
     stages: Stages
     engine: FieldsEngine
     domain: Domain
+    ads: AdsDomain  # what ads handlers and the ads control plane call
 
 
 class _ProjectPostCap:
@@ -104,4 +119,28 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         dms=DmService(db, clock, ids, users),
         dm_events=DmEvents(services.dms, users),
     )
-    return Server(settings, services, stages, fields_engine(), domain)
+    return Server(settings, services, stages, fields_engine(), domain, ads_domain(settings, db, services))
+
+
+def ads_domain(settings: Settings, db: Database, services: Services) -> AdsDomain:
+    """The ads rule layer: one store, one entity lifecycle, and a service per resource family."""
+    store, users, clock = services.ads, services.users, services.clock
+    entities = Entities(store, services.ids)
+    accounts = Accounts(db, store, entities)
+    campaigns = Campaigns(db, store, entities)
+    line_items = LineItems(db, store, entities, settings.brand)
+    targeting = Targeting(db, store, entities, Resolver(store, users))
+    return AdsDomain(
+        entities=entities,
+        accounts=accounts,
+        settings=AccountSettings(db, store),
+        campaigns=campaigns,
+        line_items=line_items,
+        promoted=Promoted(db, store, entities, users, services.posts, services.ids),
+        targeting=targeting,
+        suggestions=Suggestions(db, users),
+        tracking_tags=TrackingTags(db, entities),
+        recommendations=Recommendations(store),
+        batches=Batches(db, campaigns, line_items, targeting),
+        management=Management(db, store, entities, accounts, users, clock),
+    )

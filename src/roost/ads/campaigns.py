@@ -4,15 +4,16 @@ servability fields. Used by the single-item endpoints and by batch alike; none o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from roost.ads import entities, errors
+from roost.ads import errors
+from roost.ads.actor import Actor
 from roost.ads.catalog.bidding import bidding_rule
-from roost.storage.ads import EntityQuery
-from roost.storage.db import Executor, Row
-
-if TYPE_CHECKING:
-    from roost.services import Services
+from roost.ads.entities import Entities
+from roost.ads.paging import AdsResult
+from roost.core.records import Row
+from roost.storage.ads import AdsStore, EntityQuery
+from roost.storage.db import Database, Executor
 
 DEFAULT_ACTIVE_CAMPAIGNS = 200
 MAX_ACTIVE_CAMPAIGNS = 8_000
@@ -61,7 +62,7 @@ def check_budget_pair(currency: str, daily: int | None, total: int | None) -> No
         )
 
 
-# ---- caps --------------------------------------------------------------------------------------
+# ---- caps and delivery -------------------------------------------------------------------------
 
 
 def account_cap(account: Row, name: str, default: int, maximum: int) -> int:
@@ -71,136 +72,11 @@ def account_cap(account: Row, name: str, default: int, maximum: int) -> int:
     return min(int(value), maximum) if isinstance(value, int) else default
 
 
-async def check_campaign_cap(services: Services, tx: Executor, account: Row) -> None:
-    cap = account_cap(account, "active_campaigns", DEFAULT_ACTIVE_CAMPAIGNS, MAX_ACTIVE_CAMPAIGNS)
-    active = await services.ads.count(
-        EntityQuery("campaign", str(account["id"])), statuses=COUNTED_STATUSES, reader=tx
-    )
-    if active >= cap:
-        raise errors.bad_request(
-            "TOO_MANY_CAMPAIGNS",
-            f"Account {account['id']} has reached the maximum of {cap} active campaigns",
-        )
-
-
-# ---- lifecycle ---------------------------------------------------------------------------------
-
-
-async def _funding_instrument(services: Services, tx: Executor, account_id: str, fi_id: str) -> Row:
-    row = await entities.load(
-        services, "funding_instrument", account_id, fi_id, parameter="funding_instrument_id", reader=tx
-    )
-    if not row["body"].get("able_to_fund", True) or row["body"].get("entity_status") != "ACTIVE":
-        raise errors.bad_request(
-            "INVALID_FUNDING_INSTRUMENT",
-            f"Funding Instrument {fi_id} is not able to fund campaigns",
-            "funding_instrument_id",
-        )
-    return row
-
-
 def _check_delivery(state: dict[str, Any], given: dict[str, Any]) -> None:
     if state["budget_optimization"] != "CAMPAIGN" and given.get("standard_delivery") is not None:
         raise errors.invalid_parameter(
             "standard_delivery", "standard_delivery can only be set with CAMPAIGN budget_optimization"
         )
-
-
-async def create_campaign(
-    services: Services, tx: Executor, account: Row, params: dict[str, Any], *, now_ms: int, user_id: int
-) -> dict[str, Any]:
-    account_id = str(account["id"])
-    fi = await _funding_instrument(services, tx, account_id, params["funding_instrument_id"])
-    currency = fi["body"].get("currency") or "USD"
-    optimization = params.get("budget_optimization") or "CAMPAIGN"
-    state: dict[str, Any] = {
-        "name": params["name"],
-        "budget_optimization": optimization,
-        "funding_instrument_id": fi["body"]["id"],
-        "daily_budget_amount_local_micro": params.get("daily_budget_amount_local_micro"),
-        "total_budget_amount_local_micro": params.get("total_budget_amount_local_micro"),
-        "standard_delivery": None,
-        "entity_status": params.get("entity_status") or "ACTIVE",
-    }
-    _check_delivery(state, params)
-    if optimization == "CAMPAIGN":
-        given = params.get("standard_delivery")
-        state["standard_delivery"] = True if given is None else given
-        if (
-            state["daily_budget_amount_local_micro"] is None
-            and fi["body"]["type"] not in DAILY_BUDGET_OPTIONAL
-        ):
-            raise errors.missing_parameter("daily_budget_amount_local_micro")
-    check_budget_pair(
-        currency, state["daily_budget_amount_local_micro"], state["total_budget_amount_local_micro"]
-    )
-    if state["entity_status"] in COUNTED_STATUSES:
-        await check_campaign_cap(services, tx, account)
-    attributes = {
-        **state,
-        "effective_status": "UNKNOWN",
-        "servable": False,
-        "reasons_not_servable": [],
-        "purchase_order_number": params.get("purchase_order_number"),
-        "frequency_cap": None,
-        "duration_in_days": None,
-        "currency": currency,
-    }
-    attributes["reasons_not_servable"] = _reasons(attributes, has_line_items=False)
-    return await entities.create(
-        services,
-        tx,
-        "campaign",
-        account_id,
-        attributes,
-        now_ms=now_ms,
-        user_id=user_id,
-        funding_instrument_id=fi["body"]["id"],
-    )
-
-
-async def update_campaign(
-    services: Services,
-    tx: Executor,
-    account: Row,
-    campaign_id: str,
-    params: dict[str, Any],
-    *,
-    now_ms: int,
-    user_id: int,
-) -> dict[str, Any]:
-    account_id = str(account["id"])
-    row = await entities.load(services, "campaign", account_id, campaign_id, reader=tx)
-    before = row["body"]
-    changes = {name: params[name] for name in FIELDS if name in params}
-    state = {**before, **changes}
-    _check_delivery(state, changes)
-    if "budget_optimization" in changes and state["budget_optimization"] == "LINE_ITEM":
-        changes["standard_delivery"] = state["standard_delivery"] = None
-    elif state["budget_optimization"] == "CAMPAIGN" and state.get("standard_delivery") is None:
-        changes["standard_delivery"] = state["standard_delivery"] = True
-    fi = await services.ads.entity(str(before.get("funding_instrument_id")), tx)
-    if (
-        state["budget_optimization"] == "CAMPAIGN"
-        and state.get("daily_budget_amount_local_micro") is None
-        and (fi is None or fi["body"].get("type") not in DAILY_BUDGET_OPTIONAL)
-    ):
-        raise errors.missing_parameter("daily_budget_amount_local_micro")
-    check_budget_pair(
-        before.get("currency") or "USD",
-        state.get("daily_budget_amount_local_micro"),
-        state.get("total_budget_amount_local_micro"),
-    )
-    if before.get("entity_status") not in COUNTED_STATUSES and state["entity_status"] in COUNTED_STATUSES:
-        await check_campaign_cap(services, tx, account)
-    return await entities.update(services, tx, row, changes, now_ms=now_ms, user_id=user_id)
-
-
-async def delete_campaign(
-    services: Services, tx: Executor, account: Row, campaign_id: str, *, now_ms: int, user_id: int
-) -> dict[str, Any]:
-    row = await entities.load(services, "campaign", str(account["id"]), campaign_id, reader=tx)
-    return await entities.delete(services, tx, row, now_ms=now_ms, user_id=user_id)
 
 
 # ---- derived fields ----------------------------------------------------------------------------
@@ -238,14 +114,170 @@ def derive(body: dict[str, Any], *, has_line_items: bool) -> dict[str, Any]:
     return out
 
 
-async def presented(
-    services: Services, account_id: str, bodies: Sequence[dict[str, Any]], reader: Executor | None = None
-) -> list[dict[str, Any]]:
-    """Campaign objects as the API shows them, with the derived fields current (one query per page)."""
-    if not bodies:
-        return []
-    rows, _ = await services.ads.entities(
-        EntityQuery("line_item", account_id, parent_ids=[b["id"] for b in bodies]), reader
-    )
-    parents = {row["parent_id"] for row in rows}
-    return [derive(body, has_line_items=body["id"] in parents) for body in bodies]
+# ---- the service -------------------------------------------------------------------------------
+
+
+class Campaigns:
+    """Campaign reads and writes. The single-item writes own their transaction; the `*_in` ones
+    run inside a batch's."""
+
+    def __init__(self, db: Database, store: AdsStore, entities: Entities) -> None:
+        self._db = db
+        self._store = store
+        self._entities = entities
+
+    # ---- reads ------------------------------------------------------------------------------
+
+    async def page(self, account_id: str, params: dict[str, Any]) -> AdsResult:
+        query = EntityQuery(
+            "campaign",
+            account_id,
+            ids=params.get("campaign_ids"),
+            funding_instrument_ids=params.get("funding_instrument_ids"),
+            name_prefix=params.get("q"),
+            with_draft=bool(params.get("with_draft")),
+        )
+        page = await self._entities.list_page(query, params)
+        page.data = await self.presented(account_id, page.data)
+        return page
+
+    async def get(self, account_id: str, campaign_id: str, *, with_deleted: bool) -> dict[str, Any]:
+        body = await self._entities.get("campaign", account_id, campaign_id, with_deleted=with_deleted)
+        return (await self.presented(account_id, [body]))[0]
+
+    async def presented(
+        self, account_id: str, bodies: Sequence[dict[str, Any]], reader: Executor | None = None
+    ) -> list[dict[str, Any]]:
+        """Campaign objects as the API shows them, with the derived fields current (one query per page)."""
+        if not bodies:
+            return []
+        rows, _ = await self._store.entities(
+            EntityQuery("line_item", account_id, parent_ids=[b["id"] for b in bodies]), reader
+        )
+        parents = {row["parent_id"] for row in rows}
+        return [derive(body, has_line_items=body["id"] in parents) for body in bodies]
+
+    # ---- single-item writes -----------------------------------------------------------------
+
+    async def create(self, actor: Actor, params: dict[str, Any]) -> dict[str, Any]:
+        async with self._db.transaction() as tx:
+            body = await self.create_in(tx, actor, params)
+        return derive(body, has_line_items=False)
+
+    async def update(self, actor: Actor, campaign_id: str, params: dict[str, Any]) -> dict[str, Any]:
+        async with self._db.transaction() as tx:
+            body = await self.update_in(tx, actor, campaign_id, params)
+            return (await self.presented(actor.account_id, [body], tx))[0]
+
+    async def delete(self, actor: Actor, campaign_id: str) -> dict[str, Any]:
+        async with self._db.transaction() as tx:
+            body = await self.delete_in(tx, actor, campaign_id)
+        return derive(body, has_line_items=False)
+
+    # ---- writes inside a transaction --------------------------------------------------------
+
+    async def create_in(self, tx: Executor, actor: Actor, params: dict[str, Any]) -> dict[str, Any]:
+        account, account_id = actor.account, actor.account_id
+        fi = await self._funding_instrument(tx, account_id, params["funding_instrument_id"])
+        currency = fi["body"].get("currency") or "USD"
+        optimization = params.get("budget_optimization") or "CAMPAIGN"
+        state: dict[str, Any] = {
+            "name": params["name"],
+            "budget_optimization": optimization,
+            "funding_instrument_id": fi["body"]["id"],
+            "daily_budget_amount_local_micro": params.get("daily_budget_amount_local_micro"),
+            "total_budget_amount_local_micro": params.get("total_budget_amount_local_micro"),
+            "standard_delivery": None,
+            "entity_status": params.get("entity_status") or "ACTIVE",
+        }
+        _check_delivery(state, params)
+        if optimization == "CAMPAIGN":
+            given = params.get("standard_delivery")
+            state["standard_delivery"] = True if given is None else given
+            if (
+                state["daily_budget_amount_local_micro"] is None
+                and fi["body"]["type"] not in DAILY_BUDGET_OPTIONAL
+            ):
+                raise errors.missing_parameter("daily_budget_amount_local_micro")
+        check_budget_pair(
+            currency, state["daily_budget_amount_local_micro"], state["total_budget_amount_local_micro"]
+        )
+        if state["entity_status"] in COUNTED_STATUSES:
+            await self._check_cap(tx, account)
+        attributes = {
+            **state,
+            "effective_status": "UNKNOWN",
+            "servable": False,
+            "reasons_not_servable": [],
+            "purchase_order_number": params.get("purchase_order_number"),
+            "frequency_cap": None,
+            "duration_in_days": None,
+            "currency": currency,
+        }
+        attributes["reasons_not_servable"] = _reasons(attributes, has_line_items=False)
+        return await self._entities.create(
+            tx,
+            "campaign",
+            account_id,
+            attributes,
+            now_ms=actor.now_ms,
+            user_id=actor.user_id,
+            funding_instrument_id=fi["body"]["id"],
+        )
+
+    async def update_in(
+        self, tx: Executor, actor: Actor, campaign_id: str, params: dict[str, Any]
+    ) -> dict[str, Any]:
+        row = await self._entities.load("campaign", actor.account_id, campaign_id, reader=tx)
+        before = row["body"]
+        changes = {name: params[name] for name in FIELDS if name in params}
+        state = {**before, **changes}
+        _check_delivery(state, changes)
+        if "budget_optimization" in changes and state["budget_optimization"] == "LINE_ITEM":
+            changes["standard_delivery"] = state["standard_delivery"] = None
+        elif state["budget_optimization"] == "CAMPAIGN" and state.get("standard_delivery") is None:
+            changes["standard_delivery"] = state["standard_delivery"] = True
+        fi = await self._store.entity(str(before.get("funding_instrument_id")), tx)
+        if (
+            state["budget_optimization"] == "CAMPAIGN"
+            and state.get("daily_budget_amount_local_micro") is None
+            and (fi is None or fi["body"].get("type") not in DAILY_BUDGET_OPTIONAL)
+        ):
+            raise errors.missing_parameter("daily_budget_amount_local_micro")
+        check_budget_pair(
+            before.get("currency") or "USD",
+            state.get("daily_budget_amount_local_micro"),
+            state.get("total_budget_amount_local_micro"),
+        )
+        if before.get("entity_status") not in COUNTED_STATUSES and state["entity_status"] in COUNTED_STATUSES:
+            await self._check_cap(tx, actor.account)
+        return await self._entities.update(tx, row, changes, now_ms=actor.now_ms, user_id=actor.user_id)
+
+    async def delete_in(self, tx: Executor, actor: Actor, campaign_id: str) -> dict[str, Any]:
+        row = await self._entities.load("campaign", actor.account_id, campaign_id, reader=tx)
+        return await self._entities.delete(tx, row, now_ms=actor.now_ms, user_id=actor.user_id)
+
+    # ---- rules that read the store ----------------------------------------------------------
+
+    async def _check_cap(self, tx: Executor, account: Row) -> None:
+        cap = account_cap(account, "active_campaigns", DEFAULT_ACTIVE_CAMPAIGNS, MAX_ACTIVE_CAMPAIGNS)
+        active = await self._store.count(
+            EntityQuery("campaign", str(account["id"])), statuses=COUNTED_STATUSES, reader=tx
+        )
+        if active >= cap:
+            raise errors.bad_request(
+                "TOO_MANY_CAMPAIGNS",
+                f"Account {account['id']} has reached the maximum of {cap} active campaigns",
+            )
+
+    async def _funding_instrument(self, tx: Executor, account_id: str, fi_id: str) -> Row:
+        row = await self._entities.load(
+            "funding_instrument", account_id, fi_id, parameter="funding_instrument_id", reader=tx
+        )
+        if not row["body"].get("able_to_fund", True) or row["body"].get("entity_status") != "ACTIVE":
+            raise errors.bad_request(
+                "INVALID_FUNDING_INSTRUMENT",
+                f"Funding Instrument {fi_id} is not able to fund campaigns",
+                "funding_instrument_id",
+            )
+        return row

@@ -4,19 +4,20 @@ the single-item endpoints and by batch alike; none of this knows HTTP."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from roost.ads import entities, errors
+from roost.ads import catalog, errors
 from roost.ads import line_item_rules as rules
+from roost.ads.accounts import ADVERTISER_USER_ID
+from roost.ads.actor import Actor
 from roost.ads.campaigns import COUNTED_STATUSES, account_cap, check_budget_pair
 from roost.ads.catalog.bidding import brand_placements
-from roost.ads.operations import ADVERTISER_USER_ID
+from roost.ads.entities import Entities
+from roost.ads.paging import AdsResult
 from roost.ads.params import format_time, parse_time
-from roost.storage.ads import EntityQuery
-from roost.storage.db import Executor, Row
-
-if TYPE_CHECKING:
-    from roost.services import Services
+from roost.core.records import Row
+from roost.storage.ads import AdsStore, EntityQuery
+from roost.storage.db import Database, Executor
 
 PER_CAMPAIGN = 100
 DEFAULT_ACTIVE_LINE_ITEMS = 256
@@ -90,8 +91,9 @@ def presented(body: dict[str, Any], brand: str | None) -> dict[str, Any]:
     return out
 
 
-async def full_promotable_user(services: Services, account_id: str, reader: Executor | None) -> str | None:
-    rows, _ = await services.ads.entities(EntityQuery("promotable_user", account_id), reader)
+async def full_promotable_user(store: AdsStore, account_id: str, reader: Executor | None) -> str | None:
+    """The account's FULL promotable user (the advertiser), when it has one."""
+    rows, _ = await store.entities(EntityQuery("promotable_user", account_id), reader)
     for row in rows:
         if row["body"].get("promotable_user_type") == "FULL":
             return str(row["body"]["user_id"])
@@ -151,155 +153,187 @@ def _check_rules(
         )
 
 
-async def _check_active_cap(services: Services, tx: Executor, account: Row) -> None:
-    cap = account_cap(account, "active_line_items", DEFAULT_ACTIVE_LINE_ITEMS, MAX_ACTIVE_LINE_ITEMS)
-    active = await services.ads.count(
-        EntityQuery("line_item", str(account["id"])), statuses=COUNTED_STATUSES, reader=tx
-    )
-    if active >= cap:
-        raise errors.bad_request(
-            "TOO_MANY_LINE_ITEMS",
-            f"Account {account['id']} has reached the maximum of {cap} active line items",
-        )
+class LineItems:
+    """Line item reads and writes, with placements in the server's brand spelling. The single-item
+    writes own their transaction; the `*_in` ones run inside a batch's."""
 
+    def __init__(self, db: Database, store: AdsStore, entities: Entities, brand: str) -> None:
+        self._db = db
+        self._store = store
+        self._entities = entities
+        self.brand = brand  # how placements are spelled in objects and echoes
 
-async def _add_platform_criteria(
-    services: Services,
-    tx: Executor,
-    account_id: str,
-    body: dict[str, Any],
-    names: list[str],
-    *,
-    now_ms: int,
-    user_id: int,
-) -> None:
-    """Setting an app store id targets that app's platform (iOS "0", Android "1"), once."""
-    existing, _ = await services.ads.entities(
-        EntityQuery("targeting_criterion", account_id, parent_ids=[body["id"]]), tx
-    )
-    present = {
-        row["body"].get("targeting_value")
-        for row in existing
-        if row["body"].get("targeting_type") == "PLATFORM"
-    }
-    for name in names:
-        value, label = PLATFORM_VALUES[name]
-        if not body.get(name) or value in present:
-            continue
-        await entities.create(
-            services,
-            tx,
-            "targeting_criterion",
+    # ---- reads ------------------------------------------------------------------------------
+
+    async def page(self, account_id: str, params: dict[str, Any]) -> AdsResult:
+        query = EntityQuery(
+            "line_item",
             account_id,
-            {
-                "line_item_id": body["id"],
-                "name": label,
-                "targeting_type": "PLATFORM",
-                "targeting_value": value,
-                "operator_type": "EQ",
-            },
-            now_ms=now_ms,
-            user_id=user_id,
-            parent_id=body["id"],
+            ids=params.get("line_item_ids"),
+            parent_ids=params.get("campaign_ids"),
+            funding_instrument_ids=params.get("funding_instrument_ids"),
+            name_prefix=params.get("q"),
+            with_draft=bool(params.get("with_draft")),
         )
+        page = await self._entities.list_page(query, params)
+        page.data = [presented(body, self.brand) for body in page.data]
+        return page
 
+    async def get(self, account_id: str, line_item_id: str, *, with_deleted: bool) -> dict[str, Any]:
+        body = await self._entities.get("line_item", account_id, line_item_id, with_deleted=with_deleted)
+        return presented(body, self.brand)
 
-async def create_line_item(
-    services: Services, tx: Executor, account: Row, params: dict[str, Any], *, now_ms: int, user_id: int
-) -> dict[str, Any]:
-    account_id = str(account["id"])
-    campaign = (
-        await entities.load(
-            services, "campaign", account_id, params["campaign_id"], parameter="campaign_id", reader=tx
+    def placements(self, product_type: str | None) -> list[dict[str, Any]]:
+        """The placements each product type may use, in the brand's spelling."""
+        return catalog.placements(product_type, brand=self.brand)
+
+    def branded(self, placements: list[str]) -> list[str]:
+        return brand_placements(placements, self.brand)
+
+    # ---- single-item writes -----------------------------------------------------------------
+
+    async def create(self, actor: Actor, params: dict[str, Any]) -> dict[str, Any]:
+        async with self._db.transaction() as tx:
+            body = await self.create_in(tx, actor, params)
+        return presented(body, self.brand)
+
+    async def update(self, actor: Actor, line_item_id: str, params: dict[str, Any]) -> dict[str, Any]:
+        async with self._db.transaction() as tx:
+            body = await self.update_in(tx, actor, line_item_id, params)
+        return presented(body, self.brand)
+
+    async def delete(self, actor: Actor, line_item_id: str) -> dict[str, Any]:
+        async with self._db.transaction() as tx:
+            body = await self.delete_in(tx, actor, line_item_id)
+        return presented(body, self.brand)
+
+    # ---- writes inside a transaction (they return the stored object, not yet branded) ---------
+
+    async def create_in(self, tx: Executor, actor: Actor, params: dict[str, Any]) -> dict[str, Any]:
+        account, account_id = actor.account, actor.account_id
+        campaign = (
+            await self._entities.load(
+                "campaign", account_id, params["campaign_id"], parameter="campaign_id", reader=tx
+            )
+        )["body"]
+        _check_advertiser_user(account, params)
+        state = _blank()
+        state.update(
+            campaign_id=campaign["id"],
+            funding_instrument_id=campaign.get("funding_instrument_id"),
+            currency=campaign.get("currency") or "USD",
         )
-    )["body"]
-    _check_advertiser_user(account, params)
-    state = _blank()
-    state.update(
-        campaign_id=campaign["id"],
-        funding_instrument_id=campaign.get("funding_instrument_id"),
-        currency=campaign.get("currency") or "USD",
-    )
-    _with_given(state, params, (*CREATE_ONLY, *EDITABLE))
-    state["entity_status"] = params.get("entity_status") or "ACTIVE"
-    if campaign.get("budget_optimization") == "LINE_ITEM" and state["standard_delivery"] is None:
-        state["standard_delivery"] = True
-    siblings, _ = await services.ads.entities(
-        EntityQuery("line_item", account_id, parent_ids=[campaign["id"]]), tx
-    )
-    for sibling in siblings:
-        for name in ("product_type", "objective"):
-            if sibling["body"].get(name) != state[name]:
-                raise errors.invalid_parameter(
-                    name,
-                    f"All line items in Campaign {campaign['id']} must have the same {name} "
-                    f"({sibling['body'].get(name)})",
-                )
-    if len(siblings) >= PER_CAMPAIGN:
-        raise errors.bad_request(
-            "TOO_MANY_LINE_ITEMS",
-            f"Campaign {campaign['id']} has reached the maximum of {PER_CAMPAIGN} line items",
+        _with_given(state, params, (*CREATE_ONLY, *EDITABLE))
+        state["entity_status"] = params.get("entity_status") or "ACTIVE"
+        if campaign.get("budget_optimization") == "LINE_ITEM" and state["standard_delivery"] is None:
+            state["standard_delivery"] = True
+        siblings, _ = await self._store.entities(
+            EntityQuery("line_item", account_id, parent_ids=[campaign["id"]]), tx
         )
-    rules.fill_defaults(state, params)
-    _check_rules(state, campaign, params, creating=True)
-    if state["entity_status"] in COUNTED_STATUSES:
-        await _check_active_cap(services, tx, account)
-    if state["advertiser_user_id"] is None:
-        state["advertiser_user_id"] = await full_promotable_user(services, account_id, tx)
-    body = await entities.create(
-        services,
-        tx,
-        "line_item",
-        account_id,
-        state,
-        now_ms=now_ms,
-        user_id=user_id,
-        parent_id=campaign["id"],
-        funding_instrument_id=campaign.get("funding_instrument_id"),
-    )
-    await _add_platform_criteria(
-        services, tx, account_id, body, list(PLATFORM_VALUES), now_ms=now_ms, user_id=user_id
-    )
-    return body
+        for sibling in siblings:
+            for name in ("product_type", "objective"):
+                if sibling["body"].get(name) != state[name]:
+                    raise errors.invalid_parameter(
+                        name,
+                        f"All line items in Campaign {campaign['id']} must have the same {name} "
+                        f"({sibling['body'].get(name)})",
+                    )
+        if len(siblings) >= PER_CAMPAIGN:
+            raise errors.bad_request(
+                "TOO_MANY_LINE_ITEMS",
+                f"Campaign {campaign['id']} has reached the maximum of {PER_CAMPAIGN} line items",
+            )
+        rules.fill_defaults(state, params)
+        _check_rules(state, campaign, params, creating=True)
+        if state["entity_status"] in COUNTED_STATUSES:
+            await self._check_active_cap(tx, account)
+        if state["advertiser_user_id"] is None:
+            state["advertiser_user_id"] = await full_promotable_user(self._store, account_id, tx)
+        body = await self._entities.create(
+            tx,
+            "line_item",
+            account_id,
+            state,
+            now_ms=actor.now_ms,
+            user_id=actor.user_id,
+            parent_id=campaign["id"],
+            funding_instrument_id=campaign.get("funding_instrument_id"),
+        )
+        await self._add_platform_criteria(tx, actor, body, list(PLATFORM_VALUES))
+        return body
 
+    async def update_in(
+        self, tx: Executor, actor: Actor, line_item_id: str, params: dict[str, Any]
+    ) -> dict[str, Any]:
+        row = await self._entities.load("line_item", actor.account_id, line_item_id, reader=tx)
+        before = row["body"]
+        campaign_row = await self._store.entity(before["campaign_id"], tx)
+        campaign = campaign_row["body"] if campaign_row else {}
+        _check_advertiser_user(actor.account, params)
+        if (
+            "pay_by" in params
+            and params["pay_by"] != before.get("pay_by")
+            and before.get("objective") != "APP_INSTALLS"
+        ):
+            raise errors.invalid_parameter("pay_by", "pay_by can only be changed on APP_INSTALLS line items")
+        state = dict(before)
+        _with_given(state, params, EDITABLE)
+        _check_rules(state, campaign, params, creating=False)
+        if before.get("entity_status") not in COUNTED_STATUSES and state["entity_status"] in COUNTED_STATUSES:
+            await self._check_active_cap(tx, actor.account)
+        changes = {name: state[name] for name in state if state[name] != before.get(name)}
+        body = await self._entities.update(tx, row, changes, now_ms=actor.now_ms, user_id=actor.user_id)
+        added = [name for name in PLATFORM_VALUES if name in changes]
+        await self._add_platform_criteria(tx, actor, body, added)
+        return body
 
-async def update_line_item(
-    services: Services,
-    tx: Executor,
-    account: Row,
-    line_item_id: str,
-    params: dict[str, Any],
-    *,
-    now_ms: int,
-    user_id: int,
-) -> dict[str, Any]:
-    account_id = str(account["id"])
-    row = await entities.load(services, "line_item", account_id, line_item_id, reader=tx)
-    before = row["body"]
-    campaign_row = await services.ads.entity(before["campaign_id"], tx)
-    campaign = campaign_row["body"] if campaign_row else {}
-    _check_advertiser_user(account, params)
-    if (
-        "pay_by" in params
-        and params["pay_by"] != before.get("pay_by")
-        and before.get("objective") != "APP_INSTALLS"
-    ):
-        raise errors.invalid_parameter("pay_by", "pay_by can only be changed on APP_INSTALLS line items")
-    state = dict(before)
-    _with_given(state, params, EDITABLE)
-    _check_rules(state, campaign, params, creating=False)
-    if before.get("entity_status") not in COUNTED_STATUSES and state["entity_status"] in COUNTED_STATUSES:
-        await _check_active_cap(services, tx, account)
-    changes = {name: state[name] for name in state if state[name] != before.get(name)}
-    body = await entities.update(services, tx, row, changes, now_ms=now_ms, user_id=user_id)
-    added = [name for name in PLATFORM_VALUES if name in changes]
-    await _add_platform_criteria(services, tx, account_id, body, added, now_ms=now_ms, user_id=user_id)
-    return body
+    async def delete_in(self, tx: Executor, actor: Actor, line_item_id: str) -> dict[str, Any]:
+        """Soft delete; promoted products and targeting stay as they are (no cascade)."""
+        row = await self._entities.load("line_item", actor.account_id, line_item_id, reader=tx)
+        return await self._entities.delete(tx, row, now_ms=actor.now_ms, user_id=actor.user_id)
 
+    # ---- rules that read or write beside the line item --------------------------------------
 
-async def delete_line_item(
-    services: Services, tx: Executor, account: Row, line_item_id: str, *, now_ms: int, user_id: int
-) -> dict[str, Any]:
-    """Soft delete; promoted products and targeting stay as they are (no cascade)."""
-    row = await entities.load(services, "line_item", str(account["id"]), line_item_id, reader=tx)
-    return await entities.delete(services, tx, row, now_ms=now_ms, user_id=user_id)
+    async def _check_active_cap(self, tx: Executor, account: Row) -> None:
+        cap = account_cap(account, "active_line_items", DEFAULT_ACTIVE_LINE_ITEMS, MAX_ACTIVE_LINE_ITEMS)
+        active = await self._store.count(
+            EntityQuery("line_item", str(account["id"])), statuses=COUNTED_STATUSES, reader=tx
+        )
+        if active >= cap:
+            raise errors.bad_request(
+                "TOO_MANY_LINE_ITEMS",
+                f"Account {account['id']} has reached the maximum of {cap} active line items",
+            )
+
+    async def _add_platform_criteria(
+        self, tx: Executor, actor: Actor, body: dict[str, Any], names: list[str]
+    ) -> None:
+        """Setting an app store id targets that app's platform (iOS "0", Android "1"), once."""
+        account_id = actor.account_id
+        existing, _ = await self._store.entities(
+            EntityQuery("targeting_criterion", account_id, parent_ids=[body["id"]]), tx
+        )
+        present = {
+            row["body"].get("targeting_value")
+            for row in existing
+            if row["body"].get("targeting_type") == "PLATFORM"
+        }
+        for name in names:
+            value, label = PLATFORM_VALUES[name]
+            if not body.get(name) or value in present:
+                continue
+            await self._entities.create(
+                tx,
+                "targeting_criterion",
+                account_id,
+                {
+                    "line_item_id": body["id"],
+                    "name": label,
+                    "targeting_type": "PLATFORM",
+                    "targeting_value": value,
+                    "operator_type": "EQ",
+                },
+                now_ms=actor.now_ms,
+                user_id=actor.user_id,
+                parent_id=body["id"],
+            )

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
+from roost.ads.call import AdsHandler
 from roost.ads.params import AdsParam, Bool, Int, Kind, SortBy, Text
-
-if TYPE_CHECKING:
-    from roost.ads.pipeline import AdsCall
 
 # Rate-limit categories (15-minute windows unless noted), as the platform groups its endpoints.
 WRITE = "write"  # POST/PUT/DELETE: 450 per minute per user, one category
@@ -20,11 +16,6 @@ CATALOG = "catalog"  # targeting option catalogs: 400 per 15 minutes
 TV_CATALOG = "tv_catalog"  # tv_markets and tv_shows: 2,000 per 15 minutes
 GLOBAL_READ = "global_read"  # reference data without an account: 5 per 15 minutes per endpoint
 
-# Beta programmes an account must be allow-listed for.
-ACCOUNT_HISTORY = "ACCOUNT_HISTORY"
-RECOMMENDATIONS = "RECOMMENDATIONS"
-ADVERTISER_USER_ID = "ADVERTISER_USER_ID"
-
 
 @dataclass(frozen=True)
 class AdsOperation:
@@ -33,7 +24,7 @@ class AdsOperation:
     # Without the version segment: /accounts/{account_id}/campaigns. `{account_id}` makes the
     # pipeline load the account, check the caller's access and hand it to the handler.
     path: str
-    handler: Callable[[AdsCall], Awaitable[Any]]
+    handler: AdsHandler
     params: tuple[AdsParam, ...] = ()
     category: str = ENTITY_READ
     write: bool = False  # needs a write-capable app and a role that may change the account

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl
 
 from roost.ads import errors
+from roost.ads.call import AdsCall
+from roost.ads.domain import AdsDomain
 from roost.ads.operations import (
     ACCOUNT_LIST,
     ACCOUNT_READ,
@@ -37,9 +39,6 @@ from roost.core.router import Router
 from roost.core.stages import FORM, Exchange, Outcome, Skeleton, Stages
 from roost.core.wire import RawHeaders, encode_headers, parse_query, window_headers
 
-if TYPE_CHECKING:
-    from roost.services import Services
-
 JSON = "application/json; charset=utf-8"
 CURRENT_VERSION = "12"
 SANDBOX_PREFIX = "/sandbox"
@@ -60,31 +59,6 @@ WRITE_ROLES = ("ACCOUNT_ADMIN", "AD_MANAGER")
 
 
 @dataclass(slots=True)
-class AdsCall:
-    op: AdsOperation
-    principal: Principal
-    params: dict[str, Any]  # typed values, defaults filled in
-    echo: dict[str, Any]  # what `request.params` shows
-    body: Any  # the decoded JSON body of batch and audience-estimate requests
-    services: Services
-    now_ms: int
-    sandbox: bool
-    version: str
-    account: Row | None  # the account named in the path (decoded), when there is one
-    permissions: list[str]
-
-    @property
-    def account_id(self) -> str:
-        assert self.account is not None
-        return str(self.account["id"])
-
-    @property
-    def user_id(self) -> int:
-        assert self.principal.user_id is not None
-        return self.principal.user_id
-
-
-@dataclass(slots=True)
 class AdsRoute:
     """The operation a request names, where it was asked (production or sandbox, which version),
     and what the ads stages learn on the way: the echo of its parameters and its extra headers."""
@@ -101,9 +75,9 @@ class AdsPipeline(Skeleton[AdsRoute]):
     """The ads dialect: parameters from the query string and form body, the account in the path,
     per-category rate limits with account-level headers, the ads envelope and `{code, message}` errors."""
 
-    def __init__(self, stages: Stages, services: Services, operations: Sequence[AdsOperation]) -> None:
+    def __init__(self, stages: Stages, ads: AdsDomain, operations: Sequence[AdsOperation]) -> None:
         super().__init__(stages, [(b"x-current-api-version", CURRENT_VERSION.encode())])
-        self.services = services
+        self.ads = ads
         self.router = Router()
         self.operations = list(operations)
         for op in self.operations:
@@ -162,12 +136,11 @@ class AdsPipeline(Skeleton[AdsRoute]):
             raise errors.AdsError(400, problems)
         json_body = _json_body(exchange.headers, exchange.body) if op.body == "json" else None
         call = AdsCall(
-            op,
             principal,
             params,
             route.echo,
             json_body,
-            self.services,
+            self.ads,
             self._clock.now_ms(),
             sandbox,
             route.version,
@@ -226,20 +199,14 @@ class AdsPipeline(Skeleton[AdsRoute]):
     ) -> tuple[Row | None, list[str]]:
         if not op.account_scoped:
             return None, []
-        account_id = path_params["account_id"]
-        store = self.services.ads
-        account = await store.account(account_id)
-        if account is None or bool(account["sandbox"]) != sandbox:
-            raise errors.account_not_found(account_id)
-        if account["deleted"] and not (with_deleted and op.method == "GET"):
-            raise errors.account_not_found(account_id)
         assert principal.user_id is not None
-        permissions = await store.permissions(account_id, principal.user_id)
-        if permissions is None:
-            raise errors.account_not_accessible(account_id)
-        if op.write and not any(role in permissions for role in op_roles(op)):
-            raise errors.action_not_allowed(account_id)
-        return account, permissions
+        return await self.ads.accounts.access(
+            path_params["account_id"],
+            principal.user_id,
+            sandbox=sandbox,
+            deleted_ok=with_deleted and op.method == "GET",
+            write_roles=op_roles(op) if op.write else None,
+        )
 
     def _rate_limit(
         self, op: AdsOperation, principal: Principal, account: Row | None, raw: dict[str, Raw]

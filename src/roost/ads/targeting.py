@@ -1,7 +1,7 @@
 """Targeting criteria rules: which values each targeting type takes, what a criterion is called, and
 what a line item's existing criteria allow next. One implementation serves the single POST, the
-batch endpoint (whose later items see earlier ones through the shared `Workspace`) and the audience
-estimate.
+batch endpoint (whose later items see earlier ones through the shared `Workspace` of
+targeting_criteria.py) and the audience estimate.
 
 Choices where the platform leaves room, kept in one place:
 - Value and operator problems are INVALID_PARAMETER on `targeting_value` / `operator_type`; an
@@ -25,15 +25,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from roost.ads import catalog, errors
-from roost.storage import ads_targeting
-from roost.storage.ads import EntityQuery
+from roost.storage.ads import AdsStore, EntityQuery
 from roost.storage.db import Executor
-
-if TYPE_CHECKING:
-    from roost.services import Services
+from roost.storage.users import UserStore
 
 KEYWORD_TYPES = ("BROAD_KEYWORD", "EXACT_KEYWORD", "PHRASE_KEYWORD", "UNORDERED_KEYWORD")
 AUDIENCE_TYPES = ("CUSTOM_AUDIENCE", "CUSTOM_AUDIENCE_EXPANDED")
@@ -167,73 +164,100 @@ def check_operator(targeting_type: str, operator_type: str) -> None:
         )
 
 
-async def resolve(
-    services: Services,
-    account_id: str,
-    targeting_type: str,
-    raw_value: str,
-    operator_type: str,
-    reader: Executor | None = None,
-) -> Resolved:
-    """Check the operator and the value of one criterion; raises the platform's 400/404."""
-    check_operator(targeting_type, operator_type)
-    if not printable(str(raw_value)):
-        raise _invalid_value(targeting_type, repr(str(raw_value))[1:-1])
-    value = " ".join(str(raw_value).split())  # keywords: inner whitespace collapsed
-    if not value:
-        raise errors.missing_parameter("targeting_value")
+class Resolver:
+    """Checks one criterion's operator and value against the catalogs, the account's campaigns and
+    promotable users, and the users roost holds."""
 
-    def made(normalised: str, name: str, **extra: Any) -> Resolved:
-        return Resolved(targeting_type, normalised, operator_type, name, **extra)
+    def __init__(self, store: AdsStore, users: UserStore) -> None:
+        self._store = store
+        self._users = users
 
-    if targeting_type == "IAB_CATEGORY":
-        return _iab(value, made)
-    if targeting_type in catalog.CATALOG_TARGETING_TYPES:
-        entry = catalog.targeting_entry(targeting_type, value)
-        if entry is None:
-            raise _invalid_value(targeting_type, value)
-        location_type = (
-            _LOCATION_TYPE.get(entry.get("location_type", "")) if targeting_type == "LOCATION" else None
-        )
+    async def resolve(
+        self,
+        account_id: str,
+        targeting_type: str,
+        raw_value: str,
+        operator_type: str,
+        reader: Executor | None = None,
+    ) -> Resolved:
+        """Check the operator and the value of one criterion; raises the platform's 400/404."""
+        check_operator(targeting_type, operator_type)
+        if not printable(str(raw_value)):
+            raise _invalid_value(targeting_type, repr(str(raw_value))[1:-1])
+        value = " ".join(str(raw_value).split())  # keywords: inner whitespace collapsed
+        if not value:
+            raise errors.missing_parameter("targeting_value")
+
+        def made(normalised: str, name: str, **extra: Any) -> Resolved:
+            return Resolved(targeting_type, normalised, operator_type, name, **extra)
+
+        if targeting_type == "IAB_CATEGORY":
+            return _iab(value, made)
+        if targeting_type in catalog.CATALOG_TARGETING_TYPES:
+            entry = catalog.targeting_entry(targeting_type, value)
+            if entry is None:
+                raise _invalid_value(targeting_type, value)
+            location_type = (
+                _LOCATION_TYPE.get(entry.get("location_type", "")) if targeting_type == "LOCATION" else None
+            )
+            return made(
+                str(entry["targeting_value"]), str(entry["name"]), location_type=location_type, entry=entry
+            )
+        if targeting_type in KEYWORD_TYPES:
+            if len(value) > _KEYWORD_MAX:
+                raise errors.bad_request(
+                    "INVALID_PARAMETER",
+                    f"Maximum length of {_KEYWORD_MAX} exceeded for targeting_value",
+                    "targeting_value",
+                )
+            return made(value, value)
+        if targeting_type in AUDIENCE_TYPES:
+            return _audience(value, made)
+        if targeting_type in _USER_TYPES:
+            return await self._user(account_id, targeting_type, value, made, reader)
+        if targeting_type in ("CAMPAIGN_ENGAGEMENT", "CAMPAIGN_ENGAGEMENT_LOOKALIKE"):
+            row = await self._store.entity(value.lower(), reader)
+            if row is None or row["kind"] != "campaign" or row["account_id"] != account_id or row["deleted"]:
+                raise errors.bad_request(
+                    "INVALID_PARAMETER",
+                    f"Campaign {value} was not found for Account {account_id}",
+                    "targeting_value",
+                )
+            return made(row["body"]["id"], str(row["body"].get("name") or row["body"]["id"]))
+        if targeting_type == "NETWORK_ACTIVATION_DURATION":
+            if not value.isdigit() or not 1 <= int(value) <= 120:
+                raise _invalid_value(targeting_type, value)
+            months = int(value)
+            label = f"Less than {months} months" if operator_type == "LT" else f"{months} months or more"
+            return made(str(months), label)
+        if targeting_type == "WIFI_ONLY":
+            if value.lower() not in ("true", "1"):
+                raise _invalid_value(targeting_type, value)
+            return made("true", "WiFi-Only")
+        if targeting_type == "APP_LIST":
+            if _APP_LIST.fullmatch(value.lower()) is None:
+                raise _invalid_value(targeting_type, value)
+            return made(value.lower(), "App list exclusion")
+        raise _invalid_value(targeting_type, value)  # LIVE_TV_EVENT: no catalog of live events
+
+    async def _user(
+        self, account_id: str, targeting_type: str, value: str, made: Made, reader: Executor | None
+    ) -> Resolved:
+        user = await self._users.get(int(value)) if is_user_id(value) else None
+        if user is None:
+            raise errors.bad_request("INVALID_USER_ID", f"User {value} does not exist", "targeting_value")
+        if targeting_type.startswith("USER_ENGAGEMENT"):
+            # Engagement retargeting works on the account's own promotable users only.
+            rows, _ = await self._store.entities(EntityQuery("promotable_user", account_id), reader)
+            if not any(str(row["body"].get("user_id")) == value for row in rows):
+                raise errors.bad_request(
+                    "INVALID_PARAMETER",
+                    f"User {value} is not a promotable user of Account {account_id}",
+                    "targeting_value",
+                )
         return made(
-            str(entry["targeting_value"]), str(entry["name"]), location_type=location_type, entry=entry
+            value, f"@{user['username']}", entry={"followers_count": int(user["followers_count"] or 0)}
         )
-    if targeting_type in KEYWORD_TYPES:
-        if len(value) > _KEYWORD_MAX:
-            raise errors.bad_request(
-                "INVALID_PARAMETER",
-                f"Maximum length of {_KEYWORD_MAX} exceeded for targeting_value",
-                "targeting_value",
-            )
-        return made(value, value)
-    if targeting_type in AUDIENCE_TYPES:
-        return _audience(value, made)
-    if targeting_type in _USER_TYPES:
-        return await _user(services, account_id, targeting_type, value, made, reader)
-    if targeting_type in ("CAMPAIGN_ENGAGEMENT", "CAMPAIGN_ENGAGEMENT_LOOKALIKE"):
-        row = await services.ads.entity(value.lower(), reader)
-        if row is None or row["kind"] != "campaign" or row["account_id"] != account_id or row["deleted"]:
-            raise errors.bad_request(
-                "INVALID_PARAMETER",
-                f"Campaign {value} was not found for Account {account_id}",
-                "targeting_value",
-            )
-        return made(row["body"]["id"], str(row["body"].get("name") or row["body"]["id"]))
-    if targeting_type == "NETWORK_ACTIVATION_DURATION":
-        if not value.isdigit() or not 1 <= int(value) <= 120:
-            raise _invalid_value(targeting_type, value)
-        months = int(value)
-        label = f"Less than {months} months" if operator_type == "LT" else f"{months} months or more"
-        return made(str(months), label)
-    if targeting_type == "WIFI_ONLY":
-        if value.lower() not in ("true", "1"):
-            raise _invalid_value(targeting_type, value)
-        return made("true", "WiFi-Only")
-    if targeting_type == "APP_LIST":
-        if _APP_LIST.fullmatch(value.lower()) is None:
-            raise _invalid_value(targeting_type, value)
-        return made(value.lower(), "App list exclusion")
-    raise _invalid_value(targeting_type, value)  # LIVE_TV_EVENT: no catalog of live events
 
 
 def _iab(value: str, made: Made) -> Resolved:
@@ -266,52 +290,7 @@ def _audience(value: str, made: Made) -> Resolved:
     return made(value.lower(), "Custom audience targeting", entry={"size": audience.size})
 
 
-async def _user(
-    services: Services, account_id: str, targeting_type: str, value: str, made: Made, reader: Executor | None
-) -> Resolved:
-    user = await services.users.get(int(value)) if is_user_id(value) else None
-    if user is None:
-        raise errors.bad_request("INVALID_USER_ID", f"User {value} does not exist", "targeting_value")
-    if targeting_type.startswith("USER_ENGAGEMENT"):
-        # Engagement retargeting works on the account's own promotable users only.
-        rows, _ = await services.ads.entities(EntityQuery("promotable_user", account_id), reader)
-        if not any(str(row["body"].get("user_id")) == value for row in rows):
-            raise errors.bad_request(
-                "INVALID_PARAMETER",
-                f"User {value} is not a promotable user of Account {account_id}",
-                "targeting_value",
-            )
-    return made(value, f"@{user['username']}", entry={"followers_count": int(user["followers_count"] or 0)})
-
-
 # ---- the line item's other criteria -----------------------------------------------------------
-
-
-class Workspace:
-    """The live criteria of the line items one request touches, read once inside its transaction
-    and kept in step with what the request writes, so later batch items see earlier ones."""
-
-    def __init__(self, services: Services, tx: Executor, account_id: str) -> None:
-        self.services = services
-        self.tx = tx
-        self.account_id = account_id
-        self._criteria: dict[str, list[dict[str, Any]]] = {}
-        self.iab_touched: set[str] = set()
-
-    async def criteria(self, line_item_id: str) -> list[dict[str, Any]]:
-        if line_item_id not in self._criteria:
-            await ads_targeting.lock_entity(self.tx, line_item_id)
-            query = EntityQuery("targeting_criterion", self.account_id, parent_ids=[line_item_id])
-            rows, _ = await self.services.ads.entities(query, self.tx)
-            self._criteria[line_item_id] = [row["body"] for row in rows]
-        return self._criteria[line_item_id]
-
-    async def added(self, body: dict[str, Any]) -> None:
-        (await self.criteria(body["line_item_id"])).append(body)
-
-    async def removed(self, body: dict[str, Any]) -> None:
-        current = await self.criteria(body["line_item_id"])
-        current[:] = [c for c in current if c["id"] != body["id"]]
 
 
 def check_line_item(current: list[dict[str, Any]], new: Resolved) -> dict[str, Any] | None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import Any
 
+from roost.ads import errors
+from roost.ads.targeting import is_user_id, printable
 from roost.storage import ads_targeting
+from roost.storage.db import Database
+from roost.storage.users import UserStore
 
-if TYPE_CHECKING:
-    from roost.services import Services
+SUGGESTION_TYPES = ("KEYWORD", "USER_ID")
+_LOOKS_LIKE_USER_ID = re.compile(r"[0-9]{6,19}")
 
 # A word starts with a letter and may join parts with an apostrophe or hyphen ("don't", "e-mail").
 _WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’-][^\W_]+)*")
@@ -45,25 +49,52 @@ def words_of(text: str) -> set[str]:
     return out
 
 
-async def keyword_suggestions(services: Services, keywords: list[str], count: int) -> list[str]:
-    given = [k.lower() for k in keywords]
-    texts = await ads_targeting.texts_mentioning(services.db, given)
-    excluded = set(given) | {w for k in given for w in k.split()}
-    tally: Counter[str] = Counter()
-    for text in texts:
-        lowered = text.lower()
-        if not any(k in lowered for k in given):
-            continue
-        tally.update(words_of(text) - excluded)
-    ranked = sorted(tally.items(), key=lambda pair: (-pair[1], pair[0]))
-    return [word for word, _ in ranked[:count]]
+class Suggestions:
+    """Keyword and user suggestions, read from posts and the follow graph."""
 
+    def __init__(self, db: Database, users: UserStore) -> None:
+        self._db = db
+        self._users = users
 
-async def user_suggestions(services: Services, user_ids: list[int], count: int) -> list[str]:
-    found = await ads_targeting.co_followed(services.db, user_ids, count)
-    if len(found) < count:
-        for user_id in await ads_targeting.followed_by(services.db, user_ids, count):
-            if user_id not in found:
-                found.append(user_id)
-    protected = await services.users.protected_ids()
-    return [str(user_id) for user_id in found if user_id not in protected][:count]
+    async def suggest(self, kind: str, values: list[str], count: int) -> list[dict[str, Any]]:
+        """Up to `count` suggestions of `kind` (KEYWORD or USER_ID) for the given values."""
+        if kind == "USER_ID":
+            for value in values:
+                if not is_user_id(value):
+                    raise errors.invalid_parameter(
+                        "targeting_values", f'Expected Long, got "{value}" for targeting_values'
+                    )
+            suggested = await self.users([int(v) for v in values], count)
+        else:
+            if not all(printable(v) for v in values):
+                raise errors.invalid_parameter(
+                    "targeting_values", "targeting_values must not hold control characters"
+                )
+            if any(_LOOKS_LIKE_USER_ID.fullmatch(v) for v in values):
+                raise errors.invalid_parameter(
+                    "targeting_values", "targeting_values must be all keywords or all user ids, not mixed"
+                )
+            suggested = await self.keywords(values, count)
+        return [{"suggestion_type": kind, "suggestion_value": value} for value in suggested]
+
+    async def keywords(self, keywords: list[str], count: int) -> list[str]:
+        given = [k.lower() for k in keywords]
+        texts = await ads_targeting.texts_mentioning(self._db, given)
+        excluded = set(given) | {w for k in given for w in k.split()}
+        tally: Counter[str] = Counter()
+        for text in texts:
+            lowered = text.lower()
+            if not any(k in lowered for k in given):
+                continue
+            tally.update(words_of(text) - excluded)
+        ranked = sorted(tally.items(), key=lambda pair: (-pair[1], pair[0]))
+        return [word for word, _ in ranked[:count]]
+
+    async def users(self, user_ids: list[int], count: int) -> list[str]:
+        found = await ads_targeting.co_followed(self._db, user_ids, count)
+        if len(found) < count:
+            for user_id in await ads_targeting.followed_by(self._db, user_ids, count):
+                if user_id not in found:
+                    found.append(user_id)
+        protected = await self._users.protected_ids()
+        return [str(user_id) for user_id in found if user_id not in protected][:count]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from roost.ads import entities
-from roost.ads.accounts import create_account
+from roost.ads.accounts import Accounts
+from roost.ads.entities import Entities
 
 if TYPE_CHECKING:
     from roost.services import Services
@@ -24,9 +24,11 @@ DEMO_APP = {
 
 
 async def seed_ads(services: Services, owner_user_id: int, now_ms: int) -> None:
+    # The seeding services carry the demo's own id source, so the ads rules are built on them here.
+    entities = Entities(services.ads, services.ids)
+    accounts = Accounts(services.db, services.ads, entities)
     async with services.db.transaction() as tx:
-        await create_account(
-            services,
+        await accounts.create_in(
             tx,
             owner_user_id=owner_user_id,
             sandbox=False,
@@ -36,7 +38,6 @@ async def seed_ads(services: Services, owner_user_id: int, now_ms: int) -> None:
         )
         # Apps are registered outside the ads API; the demo account gets one to list.
         await entities.create(
-            services,
             tx,
             "account_app",
             DEMO_ADS_ACCOUNT,
@@ -44,8 +45,7 @@ async def seed_ads(services: Services, owner_user_id: int, now_ms: int) -> None:
             now_ms=now_ms,
             user_id=owner_user_id,
         )
-        await create_account(
-            services,
+        await accounts.create_in(
             tx,
             owner_user_id=owner_user_id,
             sandbox=True,

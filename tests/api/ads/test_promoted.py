@@ -10,7 +10,7 @@ from tests.api.helpers import create_ok, unique_text
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
-from roost.ads import entities
+from roost.ads.entities import Entities
 
 
 def _line_item(sandbox: AdsClient, account: dict[str, Any], **params: Any) -> dict[str, Any]:
@@ -249,12 +249,13 @@ def _pause(server: LiveServer, kind: str, account_id: str, ident: str) -> None:
     """Promoted products have no update operation in v12, so a paused one is stored directly."""
     assert server.app.state is not None
     services = server.app.state.services
+    entities = Entities(services.ads, services.ids)
 
     async def pause() -> None:
         async with services.db.transaction() as tx:
-            row = await entities.load(services, kind, account_id, ident, reader=tx)
+            row = await entities.load(kind, account_id, ident, reader=tx)
             await entities.update(
-                services, tx, row, {"entity_status": "PAUSED"}, now_ms=services.clock.now_ms(), user_id=None
+                tx, row, {"entity_status": "PAUSED"}, now_ms=services.clock.now_ms(), user_id=None
             )
 
     server.run(pause())

@@ -1,10 +1,5 @@
 """Account settings and records: tax settings, the calling user's settings, account apps and the
-account history beta.
-
-Tax settings and user settings live in the account's settings JSON document (the `tax_settings`
-column): tax fields at the top level, each user's settings under `user_settings` by user id, so
-neither needs a table of its own.
-"""
+account history beta. The rules and the settings document are roost/ads/account_settings.py's."""
 
 from __future__ import annotations
 
@@ -12,52 +7,22 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from roost.ads import entities, errors
+from roost.ads import errors
+from roost.ads.account_settings import (
+    ADDRESS_PARTS,
+    BILL_TO,
+    BUSINESS_RELATIONSHIPS,
+    HISTORY_ENTITY_TYPES,
+    INVOICE_JURISDICTIONS,
+    TAX_CATEGORIES,
+)
 from roost.ads.accounts import PERMISSIONS
-from roost.ads.operations import (
-    ACCOUNT_HISTORY,
-    ACCOUNT_ID,
-    ACCOUNT_READ,
-    WRITE,
-    AdsOperation,
-    list_params,
-    path_param,
-)
-from roost.ads.paging import AdsResult, page_of
-from roost.ads.params import AdsParam, Kind, Long, Parsed, Raw, Text, Time, format_time
+from roost.ads.call import AdsCall
+from roost.ads.operations import ACCOUNT_ID, ACCOUNT_READ, WRITE, AdsOperation, list_params, path_param
+from roost.ads.paging import AdsResult
+from roost.ads.params import AdsParam, Kind, Long, Parsed, Raw, Text, Time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import EntityQuery
 
-# ---- tax settings ------------------------------------------------------------------------------
-
-ADDRESS_PARTS = (
-    "city",
-    "country",
-    "email",
-    "first_name",
-    "last_name",
-    "company",
-    "postal_code",
-    "region",
-    "street1",
-    "street2",
-)
-BILL_TO = ("ADVERTISER", "AGENCY")
-BUSINESS_RELATIONSHIPS = ("AGENCY", "SELF")
-INVOICE_JURISDICTIONS = ("LOI_SAPIN", "NONE", "NOT_SET")
-TAX_CATEGORIES = ("BUSINESS_NO_VAT", "BUSINESS_WITH_VAT", "INDIVIDUAL")
-# What an account shows before anyone set its tax settings.
-TAX_DEFAULTS: dict[str, Any] = {
-    "tax_id": None,
-    "tax_exemption_id": None,
-    "tax_category": None,
-    "business_relationship": "SELF",
-    "bill_to": "NOT_SET",
-    "invoice_jurisdiction": "NOT_SET",
-}
-USER_SETTINGS_KEY = "user_settings"
-USER_SETTINGS_FIELDS = ("notification_email", "contact_phone", "contact_phone_extension")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _PHONE = re.compile(r"\+?[0-9][0-9 ().-]{3,30}")
 _EXTENSION = re.compile(r"[0-9]{1,10}")
@@ -118,146 +83,36 @@ TAX_PARAMS = (
 )
 
 
-def tax_body(document: dict[str, Any]) -> dict[str, Any]:
-    """The API object: tax fields, then the owner's address; the advertiser's address only when the
-    account is run by an agency for someone else."""
-    body = {name: document.get(name, default) for name, default in TAX_DEFAULTS.items()}
-    body.update((f"address_{part}", document.get(f"address_{part}")) for part in ADDRESS_PARTS)
-    if body["business_relationship"] == "AGENCY":
-        body.update(
-            (f"client_address_{part}", document.get(f"client_address_{part}")) for part in ADDRESS_PARTS
-        )
-    return body
-
-
-def _tax_changes(params: dict[str, Any]) -> dict[str, Any]:
-    changes = {name: value for name, value in params.items() if name != "account_id"}
-    for prefix in ("address_", "client_address_"):
-        alias, canonical = f"{prefix}name", f"{prefix}company"
-        if alias in changes:
-            if canonical in changes:
-                raise errors.exclusive(alias, canonical)
-            changes[canonical] = changes.pop(alias)
-    return changes
+# ---- handlers ----------------------------------------------------------------------------------
 
 
 async def get_tax_settings(call: AdsCall) -> dict[str, Any]:
     assert call.account is not None
-    return tax_body(call.account["tax_settings"])
+    return call.ads.settings.tax(call.account)
 
 
 async def update_tax_settings(call: AdsCall) -> dict[str, Any]:
-    changes = _tax_changes(call.params)
-    async with call.services.db.transaction() as tx:
-        # Read again inside the transaction: user settings share the document.
-        account = await call.services.ads.account(call.account_id, tx)
-        assert account is not None
-        document = dict(account["tax_settings"])
-        for name, value in changes.items():
-            if value is None:
-                document.pop(name, None)  # an empty value un-sets the field
-            else:
-                document[name] = value
-        await call.services.ads.set_account_json(tx, call.account_id, "tax_settings", document)
-    return tax_body(document)
-
-
-# ---- user settings (the calling user's only) ------------------------------------------------------
-
-
-def _own_user_id(call: AdsCall) -> str:
-    raw = call.params["user_id"]
-    if re.fullmatch(r"[0-9]{1,19}", raw) is None:
-        raise errors.invalid_parameter("user_id", f'Expected Long, got "{raw}" for user_id')
-    if int(raw) != call.user_id:
-        raise errors.AdsError(
-            403,
-            [
-                errors.item(
-                    "ACTION_NOT_ALLOWED",
-                    f"User settings of user {raw} can only be read or changed by that user",
-                    "user_id",
-                )
-            ],
-        )
-    return str(int(raw))
-
-
-def _user_settings(document: dict[str, Any], user_id: str) -> dict[str, Any]:
-    stored = document.get(USER_SETTINGS_KEY, {}).get(user_id, {})
-    return {name: stored.get(name) for name in USER_SETTINGS_FIELDS}
+    return await call.ads.settings.update_tax(call.account_id, call.params)
 
 
 async def get_user_settings(call: AdsCall) -> dict[str, Any]:
     assert call.account is not None
-    return _user_settings(call.account["tax_settings"], _own_user_id(call))
+    return call.ads.settings.user_settings(call.account, call.params["user_id"], call.user_id)
 
 
 async def update_user_settings(call: AdsCall) -> dict[str, Any]:
-    user_id = _own_user_id(call)
-    changes = {name: call.params[name] for name in USER_SETTINGS_FIELDS if name in call.params}
-    async with call.services.db.transaction() as tx:
-        account = await call.services.ads.account(call.account_id, tx)
-        assert account is not None
-        document = dict(account["tax_settings"])
-        users = dict(document.get(USER_SETTINGS_KEY, {}))
-        mine = {**users.get(user_id, {}), **changes}
-        users[user_id] = {name: value for name, value in mine.items() if value is not None}
-        document[USER_SETTINGS_KEY] = users
-        await call.services.ads.set_account_json(tx, call.account_id, "tax_settings", document)
-    return _user_settings(document, user_id)
-
-
-# ---- account apps -------------------------------------------------------------------------------
+    return await call.ads.settings.update_user_settings(
+        call.account_id, call.params["user_id"], call.user_id, call.params
+    )
 
 
 async def list_account_apps(call: AdsCall) -> AdsResult:
-    return await entities.list_page(call.services, EntityQuery("account_app", call.account_id), call.params)
-
-
-# ---- account history (allow-listed beta) ----------------------------------------------------------
-
-HISTORY_ENTITY_TYPES = ("CAMPAIGN", "LINE_ITEM", "PROMOTED_TWEET", "TARGETING_CRITERIA", "PROMOTED_ACCOUNT")
-_HOUR_MS = 3_600_000
-
-
-def _whole_hour(name: str, value: int) -> None:
-    if value % _HOUR_MS:
-        raise errors.invalid_parameter(
-            name, f'Expected a time in whole hours, got "{format_time(value)}" for {name}'
-        )
-
-
-def history_item(row: dict[str, Any]) -> dict[str, Any]:
-    body = row["body"]
-    user_id = row["user_id"]
-    return {
-        "change_by": {"user_id": None if user_id is None else str(user_id), "platform": "API_OTHER"},
-        "changes": body.get("changes", {}),
-        "change_time": format_time(row["change_time"]),
-        "entity_id": row["entity_id"],
-        "entity": row["entity_type"],
-        "entity_data": body.get("entity_data"),
-        "change_type": row["change_type"],
-    }
+    return await call.ads.entities.page("account_app", call.account_id, call.params)
 
 
 async def account_history(call: AdsCall) -> AdsResult:
     assert call.account is not None
-    if ACCOUNT_HISTORY not in call.account["allowlist"]:
-        raise errors.not_allowlisted(
-            f"Account {call.account_id} is not allowlisted for the account history beta"
-        )
-    params = call.params
-    start, end = params["start_time"], params["end_time"]
-    _whole_hour("start_time", start)
-    _whole_hour("end_time", end)
-    if end <= start:
-        raise errors.bad_request("INVALID_TIME_WINDOW", "end_time must be after start_time", "end_time")
-    rows = await call.services.ads.history(
-        call.account_id, params["entity_type"], params["entity_id"], (start, end), params.get("user_id")
-    )
-    return page_of([history_item(row) for row in rows], params)
+    return await call.ads.settings.history(call.account, call.params)
 
 
 OPERATIONS = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from roost.ads import accounts
+from roost.ads.call import AdsCall
 from roost.ads.operations import (
     ACCOUNT_ID,
     ACCOUNT_LIST,
@@ -14,64 +15,37 @@ from roost.ads.operations import (
     AdsOperation,
     list_params,
 )
-from roost.ads.paging import AdsResult, page_window, stored_page
-from roost.ads.params import AdsParam, Bool, EnumList, Ids, Text, format_time
+from roost.ads.paging import AdsResult
+from roost.ads.params import AdsParam, Bool, EnumList, Ids, Text
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import AccountQuery
 
 ACCOUNT_SORTS = ("created_at", "updated_at", "deleted", "name")
 
 
 async def list_accounts(call: AdsCall) -> AdsResult:
-    params = call.params
-    offset, count = page_window(params)
-    rows, total = await call.services.ads.accounts(
-        AccountQuery(
-            user_id=call.user_id,
-            sandbox=call.sandbox,
-            ids=params.get("account_ids"),
-            name_prefix=params.get("q"),
-            with_deleted=bool(params.get("with_deleted")),
-            sort=params.get("sort_by"),
-            offset=offset,
-            limit=count,
-            with_total=bool(params.get("with_total_count")),
-        )
-    )
-    return stored_page([row["body"] for row in rows], offset, count, total, params)
+    return await call.ads.accounts.page(call.user_id, call.sandbox, call.params)
 
 
 async def get_account(call: AdsCall) -> dict[str, Any]:
     assert call.account is not None
-    return call.account["body"]
+    return call.account["body"]  # loaded and checked by the pipeline
 
 
 async def create_sandbox_account(call: AdsCall) -> AdsResult:
-    async with call.services.db.transaction() as tx:
-        body = await accounts.create_account(
-            call.services, tx, owner_user_id=call.user_id, sandbox=True, now_ms=call.now_ms
-        )
+    body = await call.ads.accounts.create_sandbox(call.user_id, call.now_ms)
     # The platform answers this one create with a one-item list.
     return AdsResult([body], paged=True)
 
 
 async def update_account(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    changes = {name: call.params[name] for name in ("name", "industry_type") if name in call.params}
-    body = {**call.account["body"], **changes}
-    body["updated_at"] = format_time(call.now_ms)
-    async with call.services.db.transaction() as tx:
-        await call.services.ads.update_account(tx, call.account_id, body, call.now_ms)
-    return body
+    changes: dict[str, Any] = {
+        name: call.params[name] for name in ("name", "industry_type") if name in call.params
+    }
+    return await call.ads.accounts.update(call.actor, changes)
 
 
 async def delete_sandbox_account(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    body = {**call.account["body"], "deleted": True, "updated_at": format_time(call.now_ms)}
-    async with call.services.db.transaction() as tx:
-        await call.services.ads.update_account(tx, call.account_id, body, call.now_ms)
-    return body
+    return await call.ads.accounts.delete_sandbox(call.actor)
 
 
 async def authenticated_user_access(call: AdsCall) -> dict[str, Any]:
@@ -80,27 +54,17 @@ async def authenticated_user_access(call: AdsCall) -> dict[str, Any]:
 
 async def get_features(call: AdsCall) -> list[str]:
     assert call.account is not None
-    granted: list[str] = list(call.account["features"])
-    wanted = call.params.get("feature_keys")
-    return [key for key in granted if wanted is None or key in wanted]
+    return call.ads.accounts.features(call.account, call.params.get("feature_keys"))
 
 
 async def add_features(call: AdsCall) -> list[str]:
     assert call.account is not None
-    features = list(call.account["features"])
-    features.extend(key for key in call.params["feature_keys"] if key not in features)
-    async with call.services.db.transaction() as tx:
-        await call.services.ads.set_account_json(tx, call.account_id, "features", features)
-    return features
+    return await call.ads.accounts.add_features(call.account, call.params["feature_keys"])
 
 
 async def remove_features(call: AdsCall) -> list[str]:
     assert call.account is not None
-    removing = set(call.params["feature_keys"])
-    features = [key for key in call.account["features"] if key not in removing]
-    async with call.services.db.transaction() as tx:
-        await call.services.ads.set_account_json(tx, call.account_id, "features", features)
-    return features
+    return await call.ads.accounts.remove_features(call.account, call.params["feature_keys"])
 
 
 OPERATIONS = [

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.ads import campaigns, entities
-from roost.ads.api.lookup import requested
+from roost.ads.call import AdsCall
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Long, Text
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import EntityQuery
 
 CAMPAIGN_SORTS = (
     "created_at",
@@ -50,61 +47,25 @@ CAMPAIGN_ID = path_param("campaign_id")
 
 
 async def list_campaigns(call: AdsCall) -> AdsResult:
-    params = call.params
-    query = EntityQuery(
-        "campaign",
-        call.account_id,
-        ids=params.get("campaign_ids"),
-        funding_instrument_ids=params.get("funding_instrument_ids"),
-        name_prefix=params.get("q"),
-        with_draft=bool(params.get("with_draft")),
-    )
-    page = await entities.list_page(call.services, query, params)
-    page.data = await campaigns.presented(call.services, call.account_id, page.data)
-    return page
+    return await call.ads.campaigns.page(call.account_id, call.params)
 
 
 async def get_campaign(call: AdsCall) -> dict[str, Any]:
-    row = await requested(call, "campaign", "campaign_id")
-    return (await campaigns.presented(call.services, call.account_id, [row["body"]]))[0]
+    return await call.ads.campaigns.get(
+        call.account_id, call.params["campaign_id"], with_deleted=bool(call.params.get("with_deleted"))
+    )
 
 
 async def create_campaign(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    async with call.services.db.transaction() as tx:
-        body = await campaigns.create_campaign(
-            call.services, tx, call.account, call.params, now_ms=call.now_ms, user_id=call.user_id
-        )
-    return campaigns.derive(body, has_line_items=False)
+    return await call.ads.campaigns.create(call.actor, call.params)
 
 
 async def update_campaign(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    async with call.services.db.transaction() as tx:
-        body = await campaigns.update_campaign(
-            call.services,
-            tx,
-            call.account,
-            call.params["campaign_id"],
-            call.params,
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
-        return (await campaigns.presented(call.services, call.account_id, [body], tx))[0]
+    return await call.ads.campaigns.update(call.actor, call.params["campaign_id"], call.params)
 
 
 async def delete_campaign(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    async with call.services.db.transaction() as tx:
-        body = await campaigns.delete_campaign(
-            call.services,
-            tx,
-            call.account,
-            call.params["campaign_id"],
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
-    return campaigns.derive(body, has_line_items=False)
+    return await call.ads.campaigns.delete(call.actor, call.params["campaign_id"])
 
 
 OPERATIONS = [

@@ -4,18 +4,16 @@ categories, bidding rules, line item placements and (closed beta) recommendation
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import re
 from typing import Any
 
 from roost.ads import catalog, errors
-from roost.ads.ids import base36
+from roost.ads.call import AdsCall
 from roost.ads.operations import (
     ACCOUNT_ID,
     ACCOUNT_READ,
     CATALOG,
     GLOBAL_READ,
-    RECOMMENDATIONS,
     TV_CATALOG,
     AdsOperation,
     list_params,
@@ -24,8 +22,6 @@ from roost.ads.operations import (
 from roost.ads.paging import AdsResult, page_of
 from roost.ads.params import AdsParam, EnumList, Int, Text, TextList, Time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import EntityQuery
 
 COUNTRY = r"[A-Za-z]{2}"
 _COUNTRY = re.compile(COUNTRY)
@@ -175,138 +171,20 @@ async def curated_category(call: AdsCall) -> AdsResult:
 
 
 async def line_item_placements(call: AdsCall) -> list[dict[str, Any]]:
-    return catalog.placements(call.params.get("product_type"), brand=call.services.settings.brand)
+    return call.ads.line_items.placements(call.params.get("product_type"))
 
 
 # ---- recommendations (closed beta) ------------------------------------------------------------
 
 
-def _require_recommendations(call: AdsCall) -> None:
-    assert call.account is not None
-    if RECOMMENDATIONS not in (call.account["allowlist"] or []):
-        raise errors.not_allowlisted(
-            f"Account {call.account_id} is not allowlisted for the recommendations closed beta"
-        )
-
-
-def recommendation_id(funding_instrument_id: str) -> str:
-    """One recommendation per funding instrument, so its id derives from the instrument's."""
-    digest = int(hashlib.sha256(f"recommendation|{funding_instrument_id}".encode()).hexdigest()[:12], 16)
-    return base36(36**4 + digest % (35 * 36**4))
-
-
-async def _instruments(call: AdsCall) -> list[dict[str, Any]]:
-    rows, _ = await call.services.ads.entities(EntityQuery("funding_instrument", call.account_id))
-    return [row["body"] for row in rows]
-
-
-def _summary(instrument: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": recommendation_id(instrument["id"]),
-        "funding_instrument_id": instrument["id"],
-        "created_at": instrument["created_at"],
-    }
-
-
 async def list_recommendations(call: AdsCall) -> AdsResult:
-    _require_recommendations(call)
-    return page_of([_summary(fi) for fi in await _instruments(call)], call.params)
-
-
-def _rounded(amount: float, rule: dict[str, Any]) -> int:
-    step = int(rule["minimum_denomination"])
-    value = max(int(amount) // step * step, int(rule["minimum_cpe_bid_local_micro"]))
-    return min(value, int(rule["maximum_cpe_bid_local_micro"]))
-
-
-async def _suggestions(call: AdsCall, instrument: dict[str, Any]) -> list[dict[str, Any]]:
-    """A tree of changes in the batch endpoints' vocabulary: raise budgets and bids a little and
-    add country targeting where a line item has none."""
-    rule = catalog.bidding_rule(instrument.get("currency") or "USD") or catalog.bidding_rule("USD")
-    assert rule is not None
-    store = call.services.ads
-    campaigns, _ = await store.entities(
-        EntityQuery("campaign", call.account_id, funding_instrument_ids=[instrument["id"]])
-    )
-    if not campaigns:
-        return [
-            {
-                "entity_type": "CAMPAIGN",
-                "operation_type": "Create",
-                "params": {
-                    "funding_instrument_id": instrument["id"],
-                    "name": "Recommended campaign",
-                    "daily_budget_amount_local_micro": _rounded(
-                        rule["minimum_cpe_bid_local_micro"] * 5000, rule
-                    ),
-                    "entity_status": "PAUSED",
-                },
-                "children": [],
-            }
-        ]
-    country = catalog.locations(country_code="US", location_type="COUNTRIES")[0]
-    tree = []
-    for campaign in (row["body"] for row in campaigns):
-        line_items, _ = await store.entities(
-            EntityQuery("line_item", call.account_id, parent_ids=[campaign["id"]])
-        )
-        children = []
-        for line_item in (row["body"] for row in line_items):
-            criteria, _ = await store.entities(
-                EntityQuery("targeting_criterion", call.account_id, parent_ids=[line_item["id"]])
-            )
-            grandchildren = []
-            if not any(row["body"].get("targeting_type") == "LOCATION" for row in criteria):
-                grandchildren.append(
-                    {
-                        "entity_type": "TARGETING_CRITERIA",
-                        "operation_type": "Create",
-                        "params": {
-                            "line_item_id": line_item["id"],
-                            "targeting_type": "LOCATION",
-                            "targeting_value": country["targeting_value"],
-                            "operator_type": "EQ",
-                        },
-                        "name": country["name"],
-                    }
-                )
-            bid = line_item.get("bid_amount_local_micro")
-            params: dict[str, Any] = {"line_item_id": line_item["id"]}
-            if bid:
-                params["bid_amount_local_micro"] = _rounded(bid * 1.1, rule)
-            children.append(
-                {
-                    "entity_type": "LINE_ITEM",
-                    "entity_id": line_item["id"],
-                    "operation_type": "Update",
-                    "params": params,
-                    "children": grandchildren,
-                }
-            )
-        budget = campaign.get("daily_budget_amount_local_micro")
-        campaign_params: dict[str, Any] = {"campaign_id": campaign["id"]}
-        if budget:
-            campaign_params["daily_budget_amount_local_micro"] = _rounded(budget * 1.2, rule)
-        tree.append(
-            {
-                "entity_type": "CAMPAIGN",
-                "entity_id": campaign["id"],
-                "operation_type": "Update",
-                "params": campaign_params,
-                "children": children,
-            }
-        )
-    return tree
+    assert call.account is not None
+    return await call.ads.recommendations.page(call.account, call.params)
 
 
 async def get_recommendation(call: AdsCall) -> AdsResult:
-    _require_recommendations(call)
-    ident = call.params["recommendation_id"]
-    for instrument in await _instruments(call):
-        if recommendation_id(instrument["id"]) == ident:
-            body = {**_summary(instrument), "recommendations": await _suggestions(call, instrument)}
-            return AdsResult(body, extra={"data_type": "recommendation"})
-    raise errors.not_found("recommendation", ident, call.account_id, "recommendation_id")
+    assert call.account is not None
+    return await call.ads.recommendations.get(call.account, call.params["recommendation_id"])
 
 
 # ---- the operation table -----------------------------------------------------------------------

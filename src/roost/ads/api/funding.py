@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.ads import accounts, entities
 from roost.ads.api.lookup import requested
+from roost.ads.call import AdsCall
 from roost.ads.catalog import CURRENCIES
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Long, Time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import EntityQuery
 
 FUNDING_TYPES = ("AGENCY_CREDIT_LINE", "CREDIT_CARD", "CREDIT_LINE", "INSERTION_ORDER", "PARTNER_MANAGED")
 FUNDING_SORTS = ("created_at", "updated_at", "deleted", "funded_amount_local_micro", "start_time", "end_time")
@@ -21,66 +19,29 @@ WITH_DELETED = AdsParam("with_deleted", Bool(), default=False)
 
 
 async def list_funding_instruments(call: AdsCall) -> AdsResult:
-    query = EntityQuery("funding_instrument", call.account_id, ids=call.params.get("funding_instrument_ids"))
-    return await entities.list_page(call.services, query, call.params)
+    ids = call.params.get("funding_instrument_ids")
+    return await call.ads.entities.page("funding_instrument", call.account_id, call.params, ids=ids)
 
 
 async def get_funding_instrument(call: AdsCall) -> dict[str, Any]:
-    row = await requested(call, "funding_instrument", "funding_instrument_id")
-    return row["body"]
+    return await requested(call, "funding_instrument", "funding_instrument_id")
 
 
 async def create_funding_instrument(call: AdsCall) -> dict[str, Any]:
-    params = call.params
-    attributes = accounts.funding_instrument_attributes(
-        call.account_id,
-        params["type"],
-        params["currency"],
-        params["start_time"],
-        end_ms=params.get("end_time"),
-        credit_limit_micro=params.get("credit_limit_local_micro"),
-        funded_amount_micro=params.get("funded_amount_local_micro"),
-    )
-    async with call.services.db.transaction() as tx:
-        return await entities.create(
-            call.services,
-            tx,
-            "funding_instrument",
-            call.account_id,
-            attributes,
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
+    return await call.ads.accounts.create_funding_instrument(call.actor, call.params)
 
 
 async def delete_funding_instrument(call: AdsCall) -> dict[str, Any]:
-    async with call.services.db.transaction() as tx:
-        row = await entities.load(
-            call.services,
-            "funding_instrument",
-            call.account_id,
-            call.params["funding_instrument_id"],
-            reader=tx,
-        )
-        return await entities.delete(
-            call.services,
-            tx,
-            row,
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-            able_to_fund=False,
-            reasons_not_able_to_fund=["DELETED"],
-        )
+    return await call.ads.accounts.delete_funding_instrument(call.actor, call.params["funding_instrument_id"])
 
 
 async def list_promotable_users(call: AdsCall) -> AdsResult:
-    query = EntityQuery("promotable_user", call.account_id, ids=call.params.get("promotable_user_ids"))
-    return await entities.list_page(call.services, query, call.params)
+    ids = call.params.get("promotable_user_ids")
+    return await call.ads.entities.page("promotable_user", call.account_id, call.params, ids=ids)
 
 
 async def get_promotable_user(call: AdsCall) -> dict[str, Any]:
-    row = await requested(call, "promotable_user", "promotable_user_id")
-    return row["body"]
+    return await requested(call, "promotable_user", "promotable_user_id")
 
 
 OPERATIONS = [

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.ads import entities, line_items
 from roost.ads import line_item_rules as rules
-from roost.ads.api.lookup import requested
-from roost.ads.catalog.bidding import PLACEMENTS, brand_placements
+from roost.ads.call import AdsCall
+from roost.ads.catalog.bidding import PLACEMENTS
+from roost.ads.line_items import LineItems
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, EnumList, Ids, Int, Long, Text, TextList, Time
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import EntityQuery
 
 LINE_ITEM_SORTS = ("created_at", "updated_at", "deleted", "name", "bid_amount_local_micro")
 # Both spellings are accepted: ALL_ON_TWITTER and ALL_ON_SERVICE name the same placement.
@@ -57,75 +55,35 @@ CREATE_PARAMS = (
 UPDATE_FIELDS = (AdsParam("entity_status", EnumKind(("ACTIVE", "PAUSED"))), *_EDITABLE)
 
 
-def brand(call: AdsCall) -> str:
-    return call.services.settings.brand
-
-
-def branded_echo(echo: dict[str, Any], brand_name: str) -> dict[str, Any]:
+def branded_echo(echo: dict[str, Any], line_items: LineItems) -> dict[str, Any]:
     """The echo shows placements in the brand's spelling, as the objects do."""
     if "placements" in echo:
-        echo["placements"] = brand_placements(echo["placements"], brand_name)
+        echo["placements"] = line_items.branded(echo["placements"])
     return echo
 
 
 async def list_line_items(call: AdsCall) -> AdsResult:
-    params = call.params
-    query = EntityQuery(
-        "line_item",
-        call.account_id,
-        ids=params.get("line_item_ids"),
-        parent_ids=params.get("campaign_ids"),
-        funding_instrument_ids=params.get("funding_instrument_ids"),
-        name_prefix=params.get("q"),
-        with_draft=bool(params.get("with_draft")),
-    )
-    page = await entities.list_page(call.services, query, params)
-    page.data = [line_items.presented(body, brand(call)) for body in page.data]
-    return page
+    return await call.ads.line_items.page(call.account_id, call.params)
 
 
 async def get_line_item(call: AdsCall) -> dict[str, Any]:
-    row = await requested(call, "line_item", "line_item_id")
-    return line_items.presented(row["body"], brand(call))
+    return await call.ads.line_items.get(
+        call.account_id, call.params["line_item_id"], with_deleted=bool(call.params.get("with_deleted"))
+    )
 
 
 async def create_line_item(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    async with call.services.db.transaction() as tx:
-        body = await line_items.create_line_item(
-            call.services, tx, call.account, call.params, now_ms=call.now_ms, user_id=call.user_id
-        )
-    branded_echo(call.echo, brand(call))
-    return line_items.presented(body, brand(call))
+    body = await call.ads.line_items.create(call.actor, call.params)
+    branded_echo(call.echo, call.ads.line_items)
+    return body
 
 
 async def update_line_item(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    async with call.services.db.transaction() as tx:
-        body = await line_items.update_line_item(
-            call.services,
-            tx,
-            call.account,
-            call.params["line_item_id"],
-            call.params,
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
-    return line_items.presented(body, brand(call))
+    return await call.ads.line_items.update(call.actor, call.params["line_item_id"], call.params)
 
 
 async def delete_line_item(call: AdsCall) -> dict[str, Any]:
-    assert call.account is not None
-    async with call.services.db.transaction() as tx:
-        body = await line_items.delete_line_item(
-            call.services,
-            tx,
-            call.account,
-            call.params["line_item_id"],
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
-    return line_items.presented(body, brand(call))
+    return await call.ads.line_items.delete(call.actor, call.params["line_item_id"])
 
 
 OPERATIONS = [

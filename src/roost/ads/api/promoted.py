@@ -4,122 +4,73 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.ads import entities, errors, promoted
+from roost.ads.call import AdsCall, AdsHandler
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Long, LongList, Text, Time
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import EntityQuery
+from roost.ads.promoted import ID_FILTERS, MAX_TWEETS
 
 SORTS = ("created_at", "updated_at", "deleted")
 # Promoted tweets and accounts also sort by `paused` (derived from entity_status, see entities).
 PAUSABLE_SORTS = (*SORTS, "paused")
 WITH_DELETED = AdsParam("with_deleted", Bool(), default=False)
 LINE_ITEM_ID = AdsParam("line_item_id", Text(max_length=64), required=True)
-
-# kind -> (collection path, id filter name)
-KINDS = {
-    "promoted_tweet": ("promoted_tweets", "promoted_tweet_ids"),
-    "promoted_account": ("promoted_accounts", "promoted_account_ids"),
-    "scheduled_promoted_tweet": ("scheduled_promoted_tweets", "scheduled_promoted_tweet_ids"),
+COLLECTIONS = {
+    "promoted_tweet": "promoted_tweets",
+    "promoted_account": "promoted_accounts",
+    "scheduled_promoted_tweet": "scheduled_promoted_tweets",
 }
 
 
-def _lister(kind: str) -> Any:
+def _lister(kind: str) -> AdsHandler:
     async def handler(call: AdsCall) -> AdsResult:
-        params = call.params
-        wanted = params.get("line_item_ids")
-        if kind == "promoted_account" and wanted:
-            await promoted.check_promoted_account_filter(call.services, call.account_id, wanted)
-        parents = await promoted.live_parents(
-            call.services, call.account_id, wanted, bool(params.get("with_deleted"))
-        )
-        if parents is not None and not parents:
-            return AdsResult([], paged=True, total_count=0 if params.get("with_total_count") else None)
-        query = EntityQuery(kind, call.account_id, ids=params.get(KINDS[kind][1]), parent_ids=parents)
-        page = await entities.list_page(call.services, query, params)
-        page.data = [promoted.visible(body) for body in page.data]
-        return page
+        return await call.ads.promoted.page(kind, call.account_id, call.params)
 
     return handler
 
 
-def _getter(kind: str) -> Any:
+def _getter(kind: str) -> AdsHandler:
     async def handler(call: AdsCall) -> dict[str, Any]:
         with_deleted = bool(call.params.get("with_deleted"))
-        row = await entities.load(
-            call.services, kind, call.account_id, call.params[f"{kind}_id"], with_deleted=with_deleted
+        return await call.ads.promoted.get(
+            kind, call.account_id, call.params[f"{kind}_id"], with_deleted=with_deleted
         )
-        if not with_deleted:  # hidden with its deleted line item, as in lists
-            parent = await call.services.ads.entity(row["parent_id"] or "")
-            if parent is None or parent["deleted"]:
-                raise errors.not_found(kind, row["id"], call.account_id)
-        return promoted.visible(row["body"])
 
     return handler
 
 
-def _deleter(kind: str) -> Any:
+def _deleter(kind: str) -> AdsHandler:
     async def handler(call: AdsCall) -> dict[str, Any]:
-        ident = call.params[f"{kind}_id"]
-        async with call.services.db.transaction() as tx:
-            if kind == "scheduled_promoted_tweet":
-                body = await promoted.unschedule_tweet(
-                    call.services, tx, call.account_id, ident, now_ms=call.now_ms, user_id=call.user_id
-                )
-            else:
-                row = await entities.load(call.services, kind, call.account_id, ident, reader=tx)
-                body = await entities.delete(call.services, tx, row, now_ms=call.now_ms, user_id=call.user_id)
-        return promoted.visible(body)
+        return await call.ads.promoted.delete(kind, call.actor, call.params[f"{kind}_id"])
 
     return handler
 
 
 async def create_promoted_tweets(call: AdsCall) -> AdsResult:
-    async with call.services.db.transaction() as tx:
-        bodies = await promoted.promote_tweets(
-            call.services,
-            tx,
-            call.account_id,
-            call.params["line_item_id"],
-            call.params["tweet_ids"],
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
+    bodies = await call.ads.promoted.promote_tweets(
+        call.actor, call.params["line_item_id"], call.params["tweet_ids"]
+    )
     # The platform answers with the list of associations and their count.
     return AdsResult(bodies, total_count=len(bodies))
 
 
 async def create_promoted_account(call: AdsCall) -> dict[str, Any]:
-    async with call.services.db.transaction() as tx:
-        return await promoted.promote_account(
-            call.services,
-            tx,
-            call.account_id,
-            call.params["line_item_id"],
-            call.params["user_id"],
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
+    return await call.ads.promoted.promote_account(
+        call.actor, call.params["line_item_id"], call.params["user_id"]
+    )
 
 
 async def create_scheduled_promoted_tweet(call: AdsCall) -> dict[str, Any]:
-    async with call.services.db.transaction() as tx:
-        body = await promoted.schedule_tweet(
-            call.services,
-            tx,
-            call.account_id,
-            call.params["line_item_id"],
-            call.params["scheduled_tweet_id"],
-            call.params.get("scheduled_at"),
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-        )
-    return promoted.visible(body)
+    params = call.params
+    return await call.ads.promoted.schedule_tweet(
+        call.actor, params["line_item_id"], params["scheduled_tweet_id"], params.get("scheduled_at")
+    )
 
 
-def _crud(kind: str, name: str, create: Any, create_params: tuple[AdsParam, ...]) -> list[AdsOperation]:
-    collection, id_filter = KINDS[kind]
+def _crud(
+    kind: str, name: str, create: AdsHandler, create_params: tuple[AdsParam, ...]
+) -> list[AdsOperation]:
+    collection, id_filter = COLLECTIONS[kind], ID_FILTERS[kind]
     base = f"/accounts/{{account_id}}/{collection}"
     ident = path_param(f"{kind}_id")
     return [
@@ -171,7 +122,7 @@ OPERATIONS = [
         "promoted_tweet",
         "PromotedTweet",
         create_promoted_tweets,
-        (AdsParam("tweet_ids", LongList(max_items=promoted.MAX_TWEETS), required=True),),
+        (AdsParam("tweet_ids", LongList(max_items=MAX_TWEETS), required=True),),
     ),
     *_crud(
         "promoted_account",

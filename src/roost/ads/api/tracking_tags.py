@@ -3,77 +3,39 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
-from roost.ads import entities, errors
 from roost.ads.api.lookup import requested
+from roost.ads.call import AdsCall
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
 from roost.ads.params import AdsParam, Bool, Ids, Text
 from roost.ads.params import Enum as EnumKind
-from roost.ads.pipeline import AdsCall
-from roost.storage.ads import EntityQuery
+from roost.ads.tracking_tags import KIND, TAG_TYPES
 
-KIND = "tracking_tag"
-TAG_TYPES = ("IMPRESSION_TAG",)
 ENTITY_SORTS = ("created_at", "updated_at", "deleted")
 
 
-def _checked_url(url: str) -> str:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in url.strip()):
-        raise errors.invalid_parameter("tracking_tag_url", f'Expected URL, got "{url}" for tracking_tag_url')
-    return url.strip()
-
-
 async def list_tags(call: AdsCall) -> AdsResult:
-    query = EntityQuery(
+    params = call.params
+    return await call.ads.entities.page(
         KIND,
         call.account_id,
-        ids=call.params.get("tracking_tag_ids"),
-        parent_ids=call.params.get("line_item_ids"),
+        params,
+        ids=params.get("tracking_tag_ids"),
+        parent_ids=params.get("line_item_ids"),
     )
-    return await entities.list_page(call.services, query, call.params)
 
 
 async def get_tag(call: AdsCall) -> dict[str, Any]:
-    row = await requested(call, KIND, "tracking_tag_id")
-    return row["body"]
+    return await requested(call, KIND, "tracking_tag_id")
 
 
 async def create_tag(call: AdsCall) -> dict[str, Any]:
-    url = _checked_url(call.params["tracking_tag_url"])
-    async with call.services.db.transaction() as tx:
-        line_item = await entities.load(
-            call.services,
-            "line_item",
-            call.account_id,
-            call.params["line_item_id"],
-            parameter="line_item_id",
-            reader=tx,
-        )
-        line_item_id = line_item["body"]["id"]
-        return await entities.create(
-            call.services,
-            tx,
-            KIND,
-            call.account_id,
-            {
-                "line_item_id": line_item_id,
-                "tracking_tag_type": call.params["tracking_tag_type"],
-                "tracking_tag_url": url,
-            },
-            now_ms=call.now_ms,
-            user_id=call.user_id,
-            parent_id=line_item_id,
-        )
+    return await call.ads.tracking_tags.create(call.actor, call.params)
 
 
 async def delete_tag(call: AdsCall) -> dict[str, Any]:
-    tag_id = call.params["tracking_tag_id"]
-    async with call.services.db.transaction() as tx:
-        row = await entities.load(call.services, KIND, call.account_id, tag_id, reader=tx)
-        return await entities.delete(call.services, tx, row, now_ms=call.now_ms, user_id=call.user_id)
+    return await call.ads.tracking_tags.delete(call.actor, call.params["tracking_tag_id"])
 
 
 OPERATIONS = [

@@ -20,7 +20,7 @@ _AUDIENCE_COUNTRIES = ("US", "GB", "JP", "BR", "IN", "MX", "CA", "FR", "DE", "ES
 
 @cache
 def _conversations() -> tuple[dict[str, Any], ...]:
-    items = []
+    items: list[dict[str, Any]] = []
     for conversation_type, names in CONVERSATIONS:
         for name in names:
             items.append(
