@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
-import time
+from types import SimpleNamespace
 
+import pytest
+
+from roost.core import wire
 from roost.core.ratelimit import RateLimiter, Window
 from roost.core.wire import TransactionIds, elapsed_ms, window_headers, window_raw_headers
 
@@ -16,10 +19,13 @@ def test_transaction_ids_are_16_hex_digits_and_do_not_repeat() -> None:
     assert len(set(drawn)) == len(drawn)
 
 
-def test_elapsed_ms_counts_whole_milliseconds() -> None:
-    assert elapsed_ms(time.perf_counter()) == b"0"
-    assert elapsed_ms(time.perf_counter() - 0.0421) == b"42"
-    assert elapsed_ms(time.perf_counter() - 12.5) == b"12500"
+def test_elapsed_ms_counts_whole_milliseconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stopped perf_counter: the figures are exact, however long the calls themselves take.
+    monkeypatch.setattr(wire, "time", SimpleNamespace(perf_counter=lambda: 100.0))
+    assert elapsed_ms(100.0) == b"0"
+    assert elapsed_ms(100.0 - 0.0421) == b"42"
+    assert elapsed_ms(100.0 - 0.0429) == b"42"  # whole milliseconds: cut, not rounded
+    assert elapsed_ms(100.0 - 12.5) == b"12500"
 
 
 def _as_text(headers: list[tuple[bytes, bytes]]) -> dict[str, str]:
