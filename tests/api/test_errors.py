@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
-from tests.api.helpers import PROBLEMS, bearer, create, invalid_request, lookup, unique_text
+from tests.api.helpers import PROBLEMS, bearer, create, invalid_request, lookup, new_user, unique_text
 from tests.support.client import Api
+from tests.support.server import LiveServer
 
 from roost.core import pagination
 
@@ -451,27 +454,47 @@ def test_nul_in_post_text_is_dropped(api: Api, make_user: Any) -> None:
     assert lookup(api, response.json()["data"]["id"])["data"]["text"] == "ab" + text
 
 
-def test_a_body_cut_short_by_a_disconnect_is_not_carried_out(api: Api, make_user: Any) -> None:
+def test_a_body_cut_short_by_a_disconnect_is_not_carried_out() -> None:
     """A client that declares more body than it sends and then hangs up has not made a request: the
     part that arrived (valid JSON here) must not create a post."""
-    user = make_user()
-    text = unique_text("cut short")
-    body = json.dumps({"text": text}).encode()
-    host, port = urlsplit(api.base_url).hostname, urlsplit(api.base_url).port
-    assert host is not None and port is not None
-    head = (
-        f"POST /2/tweets HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {user['oauth2']}\r\n"
-        f"Content-Type: application/json\r\nContent-Length: {len(body) + 500}\r\n\r\n"
-    ).encode()
-    with socket.create_connection((host, port), timeout=5) as sock:
-        sock.sendall(head + body)
-        time.sleep(0.3)  # the server has read the head and the partial body
-    time.sleep(0.3)  # and has seen the connection close
-    # Had the cut-off request been carried out, the same text would now be refused as a duplicate.
-    again = create(api, user, text=text)
-    assert again.status_code == 201, again.text
-    timeline = api.get(f"/2/users/{user['id']}/tweets", params={"max_results": 100}).json()
-    assert [post["text"] for post in timeline["data"]] == [text]
+    live = LiveServer(tag="cut-short", rate_limits=False, log_requests=True).start()
+    requests = live.requests
+    assert requests is not None
+    api = Api(live.base_url, httpx.get(live.base_url + "/_roost/credentials", timeout=30).json())
+    try:
+        user = new_user(api)
+        text = unique_text("cut short")
+        body = json.dumps({"text": text}).encode()
+        host, port = urlsplit(api.base_url).hostname, urlsplit(api.base_url).port
+        assert host is not None and port is not None
+        head = (
+            f"POST /2/tweets HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {user['oauth2']}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body) + 500}\r\n\r\n"
+        ).encode()
+        with socket.create_connection((host, port), timeout=5) as sock:
+            sock.sendall(head + body)
+            client = sock.getsockname()
+            # The app has the request and is waiting for the rest of its body...
+            assert _wait_until(lambda: client in requests.started), "the request never reached the app"
+        # ... and has dealt with it once it saw the client leave.
+        assert _wait_until(lambda: client in requests.finished), "the app never finished the request"
+        # Had the cut-off request been carried out, the same text would now be refused as a duplicate.
+        again = create(api, user, text=text)
+        assert again.status_code == 201, again.text
+        timeline = api.get(f"/2/users/{user['id']}/tweets", params={"max_results": 100}).json()
+        assert [post["text"] for post in timeline["data"]] == [text]
+    finally:
+        api.close()
+        live.stop()
+
+
+def _wait_until(check: Callable[[], bool], timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def test_a_path_parameter_repeated_in_the_query(api: Api) -> None:
