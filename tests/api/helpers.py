@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import uuid
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -44,6 +45,15 @@ def new_user(api: Api, premium: bool = False, **fields: Any) -> User:
 def bearer(user: User) -> dict[str, str]:
     """The OAuth 2.0 user-token header of a user made by `make_user`."""
     return {"Authorization": f"Bearer {user['oauth2']}"}
+
+
+def server_clock_ms(http: httpx.Client) -> int:
+    """The server's clock (`GET /_roost/clock`), epoch ms: what its rate-limit windows are reckoned by.
+    Read before and after a request, it brackets the instant the server handled it."""
+    response = http.get("/_roost/clock")
+    assert response.status_code == 200, response.text
+    now = datetime.strptime(response.json()["now"], "%Y-%m-%dT%H:%M:%S.%f%z")
+    return int(now.timestamp() * 1000)
 
 
 def unique_text(prefix: str = "post") -> str:

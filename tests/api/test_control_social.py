@@ -26,7 +26,8 @@ def follow(api: Api, source: dict[str, Any], target: dict[str, Any]) -> None:
     response = api.http.post(
         "/_roost/follows", json={"follower_id": source["id"], "followee_id": target["id"]}
     )
-    assert response.status_code in (200, 201), response.text
+    assert response.status_code == 201, response.text  # a new follow
+    assert response.json() == {"following": True, "created": True}
 
 
 # ---- follows ------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def oauth2_token(api: Api, user: User, scopes: str) -> str:
             "scopes": scopes,
         },
     )
-    assert response.status_code in (200, 201), response.text
+    assert response.status_code == 201, response.text
     token: str = response.json()["access_token"]
     return token
 

@@ -132,12 +132,14 @@ def test_fields_and_expansions_apply(api: Api, server: LiveServer, author: User)
 
 
 def test_keep_alives_while_idle(api: Api, server: LiveServer) -> None:
+    # Keep-alives every 0.5 s here (the platform's 20 s would outlast the 10 s read deadline).
     with httpx.Client(base_url=server.base_url, timeout=10) as client, open_stream(client, api) as response:
         lines = Lines(response)
-        started = time.monotonic()
-        assert lines.next_raw() == b"\r\n"
-        assert lines.next_raw() == b"\r\n"
-        assert time.monotonic() - started < 5
+        try:
+            assert lines.next_raw() == b"\r\n"
+            assert lines.next_raw() == b"\r\n"
+        except httpx.ReadTimeout:
+            pytest.fail("no keep-alive line within the 10 s read deadline")
 
 
 def test_rule_changes_apply_without_reconnecting(api: Api, server: LiveServer, author: User) -> None:

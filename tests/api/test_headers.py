@@ -3,13 +3,12 @@ caps and content types, on successes and on errors."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from tests.api.helpers import bearer, create, new_user, unique_text
+from tests.api.helpers import bearer, create, new_user, server_clock_ms, unique_text
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
@@ -97,19 +96,24 @@ def test_access_level_reflects_the_credentials(api: Api, make_user: Any) -> None
 
 
 def test_rate_limit_headers_are_sent_when_limits_are_off(api: Api) -> None:
+    before = server_clock_ms(api.http) // 1000
     response = api.get("/2/tweets/1")
+    after = server_clock_ms(api.http) // 1000
     limit, remaining, reset = _rate(response)
     assert limit == 450 and 0 <= remaining <= limit
-    assert reset > time.time()
+    # A live window (made by this request or an earlier one): it ends after now, within 15 minutes.
+    assert before < reset <= after + 900
 
 
 def test_remaining_counts_down_per_caller(metered: Api) -> None:
     api = metered
+    before = server_clock_ms(api.http) // 1000
     first, second = api.get("/2/tweets/1"), api.get("/2/tweets/1")
+    after = server_clock_ms(api.http) // 1000
     limit, remaining, reset = _rate(first)
     assert (limit, remaining) == (450, 449)
     assert _rate(second) == (450, 448, reset)
-    assert time.time() < reset <= time.time() + 900 + 5
+    assert before + 900 <= reset <= after + 900  # the first request opened a 15-minute window
     # The user-context pool is separate from the app's, and each operation has its own window.
     assert _rate(api.get("/2/tweets/1", auth="oauth2"))[:2] == (900, 899)
     assert _rate(api.get("/2/tweets/1"))[1] == 447
@@ -132,14 +136,20 @@ def test_user_windows_are_per_user(metered: Api) -> None:
 def test_post_carries_the_24_hour_caps(metered: Api) -> None:
     api = metered
     user = new_user(api)
+    before = server_clock_ms(api.http) // 1000
     first, second = create(api, user), create(api, user)
+    after = server_clock_ms(api.http) // 1000
     assert (first.status_code, second.status_code) == (201, 201)
+    resets = {}
     for scope in ("app", "user"):
         names = [f"x-{scope}-limit-24hour-{part}" for part in ("limit", "remaining", "reset")]
         limit, remaining, reset = (int(first.headers[name]) for name in names)
         assert remaining == limit - 1 if scope == "user" else remaining < limit
         assert int(second.headers[names[1]]) == remaining - 1
-        assert time.time() + 86_400 - 60 < reset <= time.time() + 86_400 + 5
+        resets[scope] = reset
+    # The new user's window opened with the first post; the app's is live and opened no later.
+    assert before + 86_400 <= resets["user"] <= after + 86_400
+    assert before < resets["app"] <= resets["user"]
     assert int(first.headers["x-user-limit-24hour-limit"]) == 2400
     assert int(first.headers["x-app-limit-24hour-limit"]) == 10_000
     assert _rate(first)[:2] == (100, 99)

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, parse_qsl, urlsplit
 
 import httpx
 import pytest
+from tests.api.helpers import server_clock_ms
 from tests.support.server import LiveServer
 
 from roost.auth.oauth1 import sign_request
@@ -440,13 +441,16 @@ def test_oauth_endpoints_are_rate_limited() -> None:
     live = LiveServer(tag="oauthrl", demo=False, limits={"oauth2BearerToken": {"app": 2}}).start()
     try:
         with httpx.Client(base_url=live.base_url, timeout=30) as http:
+            before = server_clock_ms(http) // 1000
             replies = [
                 http.post("/oauth2/token", data={"grant_type": "client_credentials"}) for _ in range(3)
             ]
+            after = server_clock_ms(http) // 1000
             assert [r.status_code for r in replies] == [403, 403, 429]
             assert replies[2].json() == coded(88, "Rate limit exceeded")
             assert replies[2].headers["x-rate-limit-limit"] == "2"
             assert replies[2].headers["x-rate-limit-remaining"] == "0"
-            assert int(replies[2].headers["x-rate-limit-reset"]) > time.time()
+            # The first request opened the 15-minute window.
+            assert before + 900 <= int(replies[2].headers["x-rate-limit-reset"]) <= after + 900
     finally:
         live.stop()

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from tests.api.helpers import bearer, new_user
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
@@ -50,11 +51,23 @@ def test_user_window_counts_down_then_refuses_with_platform_body(limited: Api) -
 
 
 def test_app_and_user_pools_are_separate_and_window_resets_with_the_clock(limited: Api) -> None:
-    posts = limited.get("/2/users/me", auth="oauth2")  # the OAuth 2.0 pool of the same user is its own key
-    assert posts.status_code in (200, 429)
+    # A user of its own, so its window is known whatever ran before (the demo user's may be spent).
+    # A user's window is per app and user: its OAuth 2.0 and OAuth 1.0a tokens draw on the same one.
+    user = new_user(limited)
+    with_oauth2 = limited.get("/2/users/me", auth="none", headers=bearer(user))
+    assert with_oauth2.status_code == 200
+    assert with_oauth2.headers["x-rate-limit-remaining"] == "2"
+    signed = limited.oauth1("GET", "/2/users/me", token=user["token"], secret=user["secret"])
+    with_oauth1 = limited.get("/2/users/me", auth="none", headers=signed)
+    assert with_oauth1.status_code == 200
+    assert with_oauth1.headers["x-rate-limit-remaining"] == "1"
     tweet_id = limited.get(f"/2/users/{limited.creds['user_id']}/tweets").json()["data"][0]["id"]
     codes = [limited.get(f"/2/tweets/{tweet_id}").status_code for _ in range(5)]
     assert codes == [200, 200, 200, 200, 429]
+    # The app-only pool is spent; the user-context pool of the same operation is not.
+    as_user = limited.get(f"/2/tweets/{tweet_id}", auth="none", headers=bearer(user))
+    assert as_user.status_code == 200
+    assert as_user.headers["x-rate-limit-remaining"] == str(int(as_user.headers["x-rate-limit-limit"]) - 1)
     reset = int(limited.get(f"/2/tweets/{tweet_id}", conform=False).headers["x-rate-limit-reset"])
     limited.http.post("/_roost/clock", json={"advance_seconds": 901})
     again = limited.get(f"/2/tweets/{tweet_id}")

@@ -195,10 +195,19 @@ def test_wrong_secret_fails_the_crc(api: Api, start: Callable[..., ReceiverProce
 
 def test_delay_switch(api: Api, start: Callable[..., ReceiverProcess]) -> None:
     receiver = start("--delay", "0.5")
-    started = time.monotonic()
+    assert httpx.get(receiver.base + "/_receiver/mode", timeout=5).json()["delay"] == 0.5
     response = register(api, receiver.url())
-    assert response.status_code == 200, response.text
-    assert time.monotonic() - started >= 0.5
+    assert response.status_code == 200, response.text  # within the default 10 s CRC deadline
+    # The delay is applied: with a CRC deadline shorter than it, the check times out.
+    assert api.http.post("/_roost/settings", json={"crc_timeout_seconds": "0.2"}).status_code == 200
+    try:
+        late = register(api, receiver.url("late"))
+    finally:
+        api.http.post("/_roost/settings", json={"crc_timeout_seconds": None})
+    assert late.status_code == 400, late.text
+    assert late.json()["errors"][0]["message"] == (
+        "CrcValidationFailed: Response not received within 0.2 seconds"
+    )
 
 
 def test_modes_switch_at_runtime(api: Api, start: Callable[..., ReceiverProcess]) -> None:

@@ -251,7 +251,8 @@ def test_me_refuses_app_only(api: Api) -> None:
 
 def _follow(api: Api, follower: str, followee: str) -> None:
     response = api.http.post("/_roost/follows", json={"follower_id": follower, "followee_id": followee})
-    assert response.status_code in (200, 201), response.text
+    assert response.status_code == 201, response.text  # a new follow
+    assert response.json() == {"following": True, "created": True}
 
 
 def test_connection_status(api: Api, make_user: Any) -> None:

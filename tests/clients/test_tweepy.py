@@ -115,6 +115,7 @@ def test_get_tweet_builds_tweet_and_includes(
     media = includes["media"][0]
     assert media["class"] == "Media"
     assert media["media_key"] == seed.rich_post["attachments"]["media_keys"][0]
+    assert media["type"] == raw["includes"]["media"][0]["type"]  # the seed decides which of the three
     assert media["type"] in {"photo", "video", "animated_gif"}
     assert (media["width"], media["height"]) == (
         raw["includes"]["media"][0]["width"],

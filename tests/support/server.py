@@ -57,14 +57,41 @@ def fresh_database_url(tag: str) -> str:
     return base.rsplit("/", 1)[0] + "/" + name
 
 
+class RequestLog:
+    """An ASGI app wrapped to note the client address of each HTTP request when the app starts on it
+    and when it is done with it, so a test can wait for the server to have dealt with a request whose
+    answer it cannot see (the client hung up)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.started: list[tuple[str, int]] = []
+        self.finished: list[tuple[str, int]] = []
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host, port = scope["client"]
+        client = (str(host), int(port))
+        self.started.append(client)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.finished.append(client)
+
+
 class LiveServer:
     def __init__(self, **overrides: Any) -> None:
         tag = overrides.pop("tag", "test")
+        log_requests = overrides.pop("log_requests", False)
         port = free_port()
         db_url = overrides.pop("db_url", None) or fresh_database_url(tag)
         self.settings = Settings(port=port, db_url=db_url, **overrides)
         self.app = RoostApp(self.settings)
-        self.server = Server(self.app, "127.0.0.1", port, on_stop=self.app.end_streams)
+        # Only on request: the wrapper would stand between the server and every other test's requests.
+        self.requests = RequestLog(self.app) if log_requests else None
+        served = self.requests if self.requests is not None else self.app
+        self.server = Server(served, "127.0.0.1", port, on_stop=self.app.end_streams)
         self.thread = threading.Thread(target=self._run, name=f"roost-{tag}", daemon=True)
         self.base_url = f"http://127.0.0.1:{port}"
         self.loop: asyncio.AbstractEventLoop | None = None

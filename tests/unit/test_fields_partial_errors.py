@@ -81,7 +81,7 @@ class TestMissingReferences:
     async def test_error_items_are_the_platform_problem(self) -> None:
         rendered = await render("tweet", [post(10, 7)], {"expansions": "author_id"}, FakeLoader())
         (error,) = rendered.errors
-        assert error["type"] == "https://api.x.com/2/problems/resource-not-found"
+        assert error["type"] == "https://api.x.com/2/problems/resource-not-found"  # the default prefix
         assert error["detail"] == "Could not find user with author_id: [7]."
 
 

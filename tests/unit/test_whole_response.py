@@ -33,38 +33,70 @@ def _app(value: bytes = b"yes") -> Callable[..., Awaitable[None]]:
     return app
 
 
+# Sent on a connection once the request under test is answered: its answer shows the connection stayed
+# open, and that nothing else came after the answers under test.
+MARKER = b"GET /marker HTTP/1.1\r\nHost: x\r\n\r\n"
+MARKER_BODY = BODY + b"/marker"
+READ_DEADLINE_S = 10.0
+
+
 @pytest.fixture
 def outcomes(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """What each call of the whole-response writer answered (True: it wrote the response)."""
+    """What each call of the whole-response writer answered (True: it wrote the response); the marker
+    request's own answer is left out."""
     answers: list[bool] = []
 
-    def noted(*args: Any) -> bool:
-        answers.append(write_whole(*args))
-        return answers[-1]
+    def noted(cycle: Any, status: int, headers: Any, body: bytes) -> bool:
+        written = write_whole(cycle, status, headers, body)
+        if body != MARKER_BODY:
+            answers.append(written)
+        return written
 
     monkeypatch.setattr(serving, "write_whole", noted)
     return answers
 
 
-def _exchange(app: Callable[..., Awaitable[None]], request: bytes) -> bytes:
-    """Send raw bytes to a live server running `app`; everything it answers until it closes or pauses."""
+def _whole_responses(raw: bytes, head_only: bool) -> tuple[int, bool]:
+    """How many whole responses `raw` starts with, and whether the last of them closes the connection."""
+    count, closing = 0, False
+    while raw.startswith(b"HTTP/1.1") and b"\r\n\r\n" in raw:
+        head, rest = raw.split(b"\r\n\r\n", 1)
+        headers = dict(line.split(": ", 1) for line in head.decode("latin-1").split("\r\n")[1:])
+        length = 0 if head_only else int(headers.get("content-length", "0"))
+        if len(rest) < length:
+            break
+        count, closing, raw = count + 1, headers.get("connection") == "close", rest[length:]
+    return count, closing
+
+
+def _exchange(app: Callable[..., Awaitable[None]], request: bytes, answers: int = 1) -> bytes:
+    """Send raw bytes to a live server running `app` and read `answers` whole responses, or until the
+    server closes the connection ("<closed>" ends the result then). If it stays open, the marker request
+    follows and its answer is read: what came before it is everything the request got, and "<open>"
+    ends the result."""
+    head_only = request.startswith(b"HEAD ")
 
     async def scenario() -> bytes:
         async with serving_app(app) as port:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(request)
             received = b""
-            while True:
+            marker_sent = False
+            while not received.endswith(MARKER_BODY):
+                count, closing = _whole_responses(received, head_only)
+                if count >= answers and not closing and not marker_sent:
+                    writer.write(MARKER)
+                    marker_sent = True
                 try:
-                    chunk = await asyncio.wait_for(reader.read(65536), 0.5)
+                    chunk = await asyncio.wait_for(reader.read(65536), READ_DEADLINE_S)
                 except TimeoutError:
-                    break  # a kept-alive connection: all answered
+                    pytest.fail(f"nothing more within {READ_DEADLINE_S:g} s after {received!r}")
                 if not chunk:
-                    received += b"<closed>"
-                    break
+                    writer.close()
+                    return received + b"<closed>"
                 received += chunk
             writer.close()
-            return received
+            return received[: received.rindex(b"HTTP/1.1 ")] + b"<open>"
 
     return asyncio.run(scenario())
 
@@ -96,11 +128,11 @@ def test_kept_alive_requests_are_each_written_whole(outcomes: list[bool]) -> Non
     ]
     assert headers["server"] == "uvicorn" and headers["date"].endswith(" GMT")
     assert headers["content-length"] == str(len(BODY) + 2) and body == BODY + b"/a"
-    assert not raw.endswith(b"<closed>")  # the connection stays open
+    assert raw.endswith(b"<open>")  # the connection stays open
 
 
 def test_pipelined_requests_are_answered_in_order(outcomes: list[bool]) -> None:
-    raw = _exchange(_app(), b"".join(b"GET /%d HTTP/1.1\r\nHost: x\r\n\r\n" % n for n in range(3)))
+    raw = _exchange(_app(), b"".join(b"GET /%d HTTP/1.1\r\nHost: x\r\n\r\n" % n for n in range(3)), answers=3)
     # Those parsed while another was answered go through `send`, which keeps them in order.
     assert [body for _, _, body in _responses(raw)] == [BODY + b"/0", BODY + b"/1", BODY + b"/2"]
     assert outcomes == [True]  # the last one, the connection's current request
@@ -123,7 +155,7 @@ def test_head_gets_the_length_without_the_body(outcomes: list[bool]) -> None:
     assert outcomes == [True]
     head, rest = raw.split(b"\r\n\r\n", 1)
     assert b"\r\ncontent-length: %d" % (len(BODY) + 2) in head
-    assert rest == b""
+    assert rest == b"<open>"  # no body, and the connection stays open
 
 
 @pytest.mark.parametrize("value", [b"a\r\nset-cookie: injected=1", b"a\nb", b"nul\x00", b"del\x7f"])

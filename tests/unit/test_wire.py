@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
-import time
+from types import SimpleNamespace
 
+import pytest
+
+from roost.core import wire
 from roost.core.ratelimit import RateLimiter, Window
 from roost.core.stages import TransactionIds
 from roost.core.wire import elapsed_ms, window_headers, window_raw_headers
@@ -18,15 +21,18 @@ def test_transaction_ids_are_16_hex_digits_and_do_not_repeat() -> None:
 
 
 def test_transaction_ids_come_from_the_seeded_source() -> None:
-    assert [TransactionIds(7).take() for _ in range(2)] == [TransactionIds(7).take()] * 2
-    seeded = TransactionIds(7)
-    assert [seeded.take() for _ in range(3)] != [TransactionIds(8).take() for _ in range(3)]
+    first, second = TransactionIds(7), TransactionIds(7)
+    assert [first.take() for _ in range(5000)] == [second.take() for _ in range(5000)]
+    assert [TransactionIds(7).take() for _ in range(3)] != [TransactionIds(8).take() for _ in range(3)]
 
 
-def test_elapsed_ms_counts_whole_milliseconds() -> None:
-    assert elapsed_ms(time.perf_counter()) == b"0"
-    assert elapsed_ms(time.perf_counter() - 0.0421) == b"42"
-    assert elapsed_ms(time.perf_counter() - 12.5) == b"12500"
+def test_elapsed_ms_counts_whole_milliseconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stopped perf_counter: the figures are exact, however long the calls themselves take.
+    monkeypatch.setattr(wire, "time", SimpleNamespace(perf_counter=lambda: 100.0))
+    assert elapsed_ms(100.0) == b"0"
+    assert elapsed_ms(100.0 - 0.0421) == b"42"
+    assert elapsed_ms(100.0 - 0.0429) == b"42"  # whole milliseconds: cut, not rounded
+    assert elapsed_ms(100.0 - 12.5) == b"12500"
 
 
 def _as_text(headers: list[tuple[bytes, bytes]]) -> dict[str, str]:

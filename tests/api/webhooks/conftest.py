@@ -26,6 +26,15 @@ def receiver(credentials: dict[str, Any]) -> Iterator[Receiver]:
     live.close()
 
 
+@pytest.fixture()
+def marker_receiver(credentials: dict[str, Any]) -> Iterator[Receiver]:
+    """A second receiver, answering normally, for webhooks that show how far the dispatcher or the CRC
+    scheduler has got while the webhook under test is failing or silent on purpose."""
+    live = Receiver(credentials["consumer_secret"])
+    yield live
+    live.close()
+
+
 @pytest.fixture(autouse=True)
 def clean(api: Api) -> Iterator[None]:
     yield

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from tests.api.helpers import User, bearer, create_ok, new_user
+from tests.api.webhooks.helpers import delivery_rows
 from tests.support.client import Api
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
@@ -74,7 +75,7 @@ class Hook:
                     "access_level": access_level,
                 },
             )
-            assert issued.status_code in (200, 201), issued.text
+            assert issued.status_code == 201, issued.text
             token, secret = issued.json()["access_token"], issued.json()["access_token_secret"]
         path = f"/2/account_activity/webhooks/{self.id}/subscriptions/all"
         headers = self.api.oauth1("POST", path, token=token, secret=secret)
@@ -90,6 +91,17 @@ class Hook:
             assert hmac.compare_digest(post["headers"][SIGNATURE_HEADER], expected)
             out.append(json.loads(post["raw"]))
         return out
+
+    def events_for(self, user: User) -> list[str]:
+        """The kind of each delivery row made for `user` (its `…_events` key), oldest first. Rows, not
+        envelopes: they are made per event in log order, while the POSTs may still be on their way."""
+        return [
+            key
+            for row in delivery_rows(self.api, self.id)
+            if row["for_user_id"] == user["id"]
+            for key in row["payload"]
+            if key.endswith("_events")
+        ]
 
     def wait(
         self, check: Callable[[dict[str, Any]], bool], count: int = 1, timeout: float = 6.0
@@ -139,7 +151,8 @@ def test_mention_carries_user_has_blocked(api: Api, receiver: Receiver) -> None:
     blocked = api.http.post(
         "/_roost/blocks", json={"source_user_id": blocker["id"], "target_user_id": author["id"]}
     )
-    assert blocked.status_code in (200, 201), blocked.text
+    assert blocked.status_code == 201, blocked.text
+    assert blocked.json() == {"blocking": True, "created": True}
     [block] = hook.wait(of(blocker, "block_events"))
     [item] = block["block_events"]
     assert item["type"] == "block" and item["source"]["id_str"] == blocker["id"]
@@ -158,7 +171,8 @@ def test_mention_carries_user_has_blocked(api: Api, receiver: Receiver) -> None:
     assert not [e for e in hook.envelopes() if e.get("for_user_id") == author["id"]]
 
     unblocked = api.http.delete(f"/_roost/blocks/{blocker['id']}/{author['id']}")
-    assert unblocked.status_code in (200, 204), unblocked.text
+    assert unblocked.status_code == 200, unblocked.text
+    assert unblocked.json() == {"blocking": False, "removed": True}
     [unblock] = hook.wait(
         lambda e: of(blocker, "block_events")(e) and e["block_events"][0]["type"] == "unblock"
     )
@@ -200,8 +214,9 @@ def test_direct_messages_reach_dm_level_subscriptions_only(api: Api, receiver: R
         json={"text": "you will not see this on the webhook"},
     )
     assert response.status_code == 201, response.text
+    # The sender's copy of that message was made with any copy for the reader: none was.
     hook.wait(of(sender, "direct_message_events"), count=2)
-    time.sleep(0.3)
+    assert hook.events_for(reader_only) == []
     assert not [e for e in hook.envelopes() if e.get("for_user_id") == reader_only["id"]]
 
 
@@ -232,8 +247,16 @@ def test_like_reaches_liker_and_author(api: Api, receiver: Receiver) -> None:
         f"/2/users/{liker['id']}/likes/{post['id']}", auth="none", headers=bearer(liker), conform=False
     )
     assert unliked.status_code == 200, unliked.text
-    time.sleep(0.5)
-    assert len([e for e in hook.envelopes() if "favorite_events" in e]) == 2  # no unfavorite event
+    # A later write that is delivered: once its row is there, the unlike has been processed.
+    marker = create_ok(api, liker)
+    hook.wait(
+        lambda e: (
+            of(liker, "tweet_create_events")(e) and e["tweet_create_events"][0]["id_str"] == marker["id"]
+        )
+    )
+    assert hook.events_for(author) == ["tweet_create_events", "favorite_events"]  # no unfavorite event
+    assert hook.events_for(liker) == ["favorite_events", "tweet_create_events"]
+    assert len([e for e in hook.envelopes() if "favorite_events" in e]) == 2
 
 
 def test_follow_and_unfollow(api: Api, receiver: Receiver) -> None:
@@ -262,8 +285,9 @@ def test_follow_and_unfollow(api: Api, receiver: Receiver) -> None:
         conform=False,
     )
     assert response.status_code == 200, response.text
+    # The source's unfollow was made with any unfollow for the target: there was none.
     hook.wait(lambda e: of(source, "follow_events")(e) and e["follow_events"][0]["type"] == "unfollow")
-    time.sleep(0.3)
+    assert hook.events_for(target) == ["follow_events"]
     to_target = [e for e in hook.envelopes() if e.get("for_user_id") == target["id"]]
     assert [e["follow_events"][0]["type"] for e in to_target] == ["follow"]  # unfollow: source only
 
@@ -290,7 +314,8 @@ def test_mute_and_unmute(api: Api, receiver: Receiver) -> None:
     by_type = {e["mute_events"][0]["type"]: e["mute_events"][0] for e in found}
     assert sorted(by_type) == ["mute", "unmute"]
     check_v1_user(by_type["mute"]["target"], target)
-    time.sleep(0.3)
+    # Both of the source's rows are there, so are any of the target's: there are none.
+    assert hook.events_for(target) == []
     assert not [e for e in hook.envelopes() if e.get("for_user_id") == target["id"]]
 
 
@@ -322,8 +347,9 @@ def test_read_receipts_and_typing_reach_the_other_participant(api: Api, receiver
     assert item["last_read_event_id"] == message["dm_event_id"] and item["created_timestamp"].isdigit()
     [indicator] = hook.wait(of(sender, "direct_message_indicate_typing_events"))
     assert indicator["direct_message_indicate_typing_events"][0]["sender_id"] == recipient["id"]
-    time.sleep(0.3)
-    # The reader is not told about their own receipt or typing.
+    # The reader is not told about their own receipt or typing: their rows for those events would have
+    # been made with the sender's, which are there; they have the message only.
+    assert hook.events_for(recipient) == ["direct_message_events"]
     to_recipient = [e for e in hook.envelopes() if e.get("for_user_id") == recipient["id"]]
     assert not [e for e in to_recipient if "direct_message_mark_read_events" in e]
     assert not [e for e in to_recipient if "direct_message_indicate_typing_events" in e]

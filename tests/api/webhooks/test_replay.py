@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -202,8 +201,21 @@ def test_replay_redelivers_the_window_then_reports(api: Api, receiver: Receiver,
     # The job is over: another may start, and it replays the originals only, never earlier replays.
     again = replay(api, {"webhook_id": hook["id"], "from_date": ago(api, 5 * MINUTE), "to_date": ago(api, 0)})
     assert again.status_code == 200, again.text
-    assert wait_for(lambda: len(receiver.received(path)) == 8)
-    time.sleep(0.3)
+    second_job = again.json()["data"]["job_id"]
+    # The job copies its rows when it starts and reports once none is pending: when its status row is
+    # there, every copy it made is too.
+    status_route = f"replay:{second_job}:status"
+    assert wait_for(lambda: status_route in [route for route, _, _ in routes(server, hook["id"])])
+    copies = [
+        route for route, _, _ in routes(server, hook["id"]) if route.startswith(f"replay:{second_job}:")
+    ]
+    assert copies == [f"replay:{second_job}:{row_id}" for row_id in _original_ids(server, hook["id"])] + [
+        status_route
+    ]
+    # Eight rows in all (two originals, three rows per job), each sent once when it is delivered.
+    settled = wait_for(lambda: all(state == "delivered" for _, _, state in routes(server, hook["id"])))
+    assert settled, routes(server, hook["id"])
+    assert len(routes(server, hook["id"])) == 8
     assert len(receiver.received(path)) == 8
 
 
