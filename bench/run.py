@@ -105,7 +105,15 @@ async def _load(url: str, users: int, posts: int, seed: int) -> dict[str, Any]:
     try:
         services = Services.build(Settings(db_url=url, demo=False), db)
         await services.observe_ids()
-        return await load_bulk(services, users=users, posts=posts, seed=seed)
+        return await load_bulk(
+            services.db,
+            services.clock,
+            services.ids,
+            url_seed=services.settings.seed,
+            users=users,
+            posts=posts,
+            seed=seed,
+        )
     finally:
         await db.close()
 

@@ -63,7 +63,15 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         upgrade(url)
         db = await open_database(url)
         services = Services.build(Settings(db_url=url, demo=False), db)
-        built = await load_bulk(services, users=args.users, posts=args.posts, seed=7)
+        built = await load_bulk(
+            services.db,
+            services.clock,
+            services.ids,
+            url_seed=services.settings.seed,
+            users=args.users,
+            posts=args.posts,
+            seed=7,
+        )
         await db.close()
         build_s = time.perf_counter() - started
     upgrade(url)

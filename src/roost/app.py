@@ -21,6 +21,7 @@ from roost.events.connections import SHUTDOWN, registry
 from roost.events.dispatch import Dispatcher
 from roost.events.tail import end_all
 from roost.oauth import oauth_routes
+from roost.oauth.limits import OAuthLimits
 from roost.platform.openapi import build_document
 from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
@@ -80,16 +81,21 @@ class RoostApp:
         db = await open_database(self.settings.db_url)
         server = assemble(self.settings, db, self.clock)
         services = server.services
-        await services.observe_ids()
+        await server.domain.maintenance.observe_ids()
         operations = all_operations()
         engine = server.engine
         state = ServerState(
-            services, lambda: build_document(operations, engine, self.settings.api_version), server.domain
+            self.settings,
+            server.domain,
+            server.demo,
+            lambda: build_document(operations, engine, self.settings.api_version),
+            services,
         )
         await state.seed_if_empty()
+        limits = OAuthLimits(server.stages.limiter, server.stages.clock, self.settings.limits)
+        oauth = oauth_routes(state, limits)
         pages = build_control_app(
-            state,
-            [*oauth_routes(state), *delivery_routes(state), *social_routes(state), *ads_routes(server.ads)],
+            state, [*oauth, *delivery_routes(state), *social_routes(state), *ads_routes(server.ads)]
         )
         v2 = Pipeline(
             server.stages,

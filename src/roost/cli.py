@@ -16,6 +16,7 @@ from roost.serving import Server
 
 if TYPE_CHECKING:
     from roost.core.errors import ApiError
+    from roost.wiring import Domain
 
 
 @click.group()
@@ -233,20 +234,20 @@ def _prepare_database(db_url: str) -> None:
         raise click.ClickException(message) from None
 
 
-def _offline(db_url: str, work: Callable[[Any], Awaitable[Any]]) -> Any:
-    """Run `work(services)` against the database without a server; refusals are one-line errors."""
+def _offline(db_url: str, work: Callable[[Domain], Awaitable[Any]]) -> Any:
+    """Run `work(domain)` against the database without a server; refusals are one-line errors."""
     from roost.core.errors import ApiError
-    from roost.services import Services
     from roost.storage.db import open_database
+    from roost.wiring import assemble
 
     settings = Settings(db_url=db_url, demo=False)
 
     async def go() -> Any:
         db = await open_database(settings.db_url)
         try:
-            services = Services.build(settings, db)
-            await services.observe_ids()
-            return await work(services)
+            domain = assemble(settings, db).domain
+            await domain.maintenance.observe_ids()
+            return await work(domain)
         finally:
             await db.close()
 
@@ -287,26 +288,19 @@ def apps_create(
     name: str, permission: str, owner: str | None, callbacks: tuple[str, ...], db_url: str
 ) -> None:
     """Create an app; prints its keys, bearer token and OAuth 2.0 client."""
-    from roost.control.routes import _app_view
-    from roost.domain import accounts
+    from roost.control.routes import app_view
 
-    async def work(services: Any) -> dict[str, Any]:
+    async def work(domain: Domain) -> dict[str, Any]:
         owner_id = None
         if owner:
-            row = await services.users.get_by_username(owner)
+            row = await domain.accounts.user_by_username(owner)
             if row is None:
                 raise click.ClickException(f"no user named {owner}")
             owner_id = row["id"]
-        async with services.db.transaction() as tx:
-            app = await accounts.create_app(
-                services,
-                tx,
-                name=name,
-                owner_user_id=owner_id,
-                permission=permission,
-                callback_urls=list(callbacks),
-            )
-        return _app_view(app)
+        app = await domain.accounts.create_app(
+            name=name, owner_user_id=owner_id, permission=permission, callback_urls=list(callbacks)
+        )
+        return app_view(app)
 
     click.echo(json.dumps(_offline(db_url, work), indent=2))
 
@@ -316,16 +310,12 @@ def apps_create(
 @db_option
 def apps_regenerate(consumer_key: str, db_url: str) -> None:
     """New consumer key, secret and bearer token; the old ones stop working."""
-    from roost.control.routes import _app_view
-    from roost.domain import accounts
+    from roost.control.routes import app_view
 
-    async def work(services: Any) -> dict[str, Any]:
-        app = await services.apps.by_consumer_key(consumer_key)
-        if app is None:
+    async def work(domain: Domain) -> dict[str, Any]:
+        if await domain.accounts.app_by_consumer_key(consumer_key) is None:
             raise click.ClickException("no app with that consumer key")
-        async with services.db.transaction() as tx:
-            await accounts.regenerate_app_keys(services, tx, app["id"])
-        return _app_view(await services.apps.get(app["id"]))
+        return app_view(await domain.accounts.regenerate_app_keys(consumer_key))
 
     click.echo(json.dumps(_offline(db_url, work), indent=2))
 
@@ -352,20 +342,15 @@ def users_create(
     password: str | None,
     db_url: str,
 ) -> None:
-    from roost.domain import accounts
-
-    async def work(services: Any) -> dict[str, Any]:
-        async with services.db.transaction() as tx:
-            row = await accounts.create_user(
-                services,
-                tx,
-                username=username,
-                name=name,
-                description=description,
-                subscription_type="Premium" if premium else "None",
-                protected=protected,
-                password=password,
-            )
+    async def work(domain: Domain) -> dict[str, Any]:
+        row = await domain.accounts.create_user(
+            username=username,
+            name=name,
+            description=description,
+            subscription_type="Premium" if premium else "None",
+            protected=protected,
+            password=password,
+        )
         return {"id": str(row["id"]), "username": row["username"]}
 
     click.echo(json.dumps(_offline(db_url, work), indent=2))
@@ -382,18 +367,14 @@ def tokens() -> None:
 def tokens_regenerate(access_token: str, db_url: str) -> None:
     """Revoke an OAuth 1.0a access token and issue a new pair (the old one gets 401 code 89)."""
     from roost.core.errors import ApiError
-    from roost.domain.oauth1_flow import regenerate_user_token
+    from roost.domain.accounts import oauth1_credentials
 
-    async def work(services: Any) -> dict[str, Any]:
+    async def work(domain: Domain) -> dict[str, str]:
         try:
-            token = await regenerate_user_token(services, access_token)
+            token = await domain.oauth1.regenerate_user_token(access_token)
         except ApiError as exc:
             raise click.ClickException("no live OAuth 1.0a access token with that value") from exc
-        return {
-            "access_token": token["token"],
-            "access_token_secret": token["secret"],
-            "access_level": token["access_level"],
-        }
+        return oauth1_credentials(token)
 
     click.echo(json.dumps(_offline(db_url, work), indent=2))
 
@@ -413,24 +394,14 @@ def tokens_regenerate(access_token: str, db_url: str) -> None:
 def tokens_issue(
     consumer_key: str, username: str, kind: str, access_level: str | None, scopes: str | None, db_url: str
 ) -> None:
-    from roost.domain import accounts
-
-    async def work(services: Any) -> dict[str, Any]:
-        app = await services.apps.by_consumer_key(consumer_key)
-        user = await services.users.get_by_username(username)
+    async def work(domain: Domain) -> dict[str, str]:
+        app = await domain.accounts.app_by_consumer_key(consumer_key)
+        user = await domain.accounts.user_by_username(username)
         if app is None or user is None:
             raise click.ClickException("unknown consumer key or username")
-        async with services.db.transaction() as tx:
-            if kind == "oauth2":
-                chosen = tuple(scopes.split()) if scopes else accounts.DEFAULT_SCOPES
-                token = await accounts.issue_oauth2_token(services, tx, app, user["id"], chosen)
-                return {"access_token": token["token"], "scope": token["scopes"]}
-            token = await accounts.issue_oauth1_token(services, tx, app, user["id"], access_level)
-            return {
-                "access_token": token["token"],
-                "access_token_secret": token["secret"],
-                "access_level": token["access_level"],
-            }
+        return await domain.accounts.issue(
+            app, user["id"], kind=kind, access_level=access_level, scopes=scopes
+        )
 
     click.echo(json.dumps(_offline(db_url, work), indent=2))
 

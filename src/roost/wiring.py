@@ -7,6 +7,7 @@ This is the only module that knows every part. Handlers reach the domain through
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from roost.ads.account_settings import AccountSettings
@@ -27,20 +28,28 @@ from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.fields import FieldsEngine
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
+from roost.data.demo import AdsSeed, DemoSeed, SeedSources
+from roost.data.demo_ads import seed_ads
 from roost.domain import usage
+from roost.domain.accounts import AccountService
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import Lookup
+from roost.domain.maintenance import Maintenance
+from roost.domain.oauth1_flow import OAuth1Flow
+from roost.domain.oauth2_flow import OAuth2Flow
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.posts import PostService
 from roost.domain.profiles import Profiles
 from roost.domain.search import SearchService
+from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
 from roost.domain.spaces import Spaces
 from roost.domain.timelines import Timelines
+from roost.domain.transfer import Transfer
 from roost.services import Services
 from roost.storage.db import Database
 from roost.storage.search import SearchStore
@@ -61,6 +70,12 @@ class Domain:
     spaces: Spaces
     dms: DmService
     dm_events: DmEvents
+    accounts: AccountService
+    oauth1: OAuth1Flow
+    oauth2: OAuth2Flow
+    sign_in: SignIn
+    transfer: Transfer
+    maintenance: Maintenance
 
 
 @dataclass(slots=True)
@@ -73,6 +88,7 @@ class Server:
     engine: FieldsEngine
     domain: Domain
     ads: AdsDomain  # what ads handlers and the ads control plane call
+    demo: DemoSeed
 
 
 class _ProjectPostCap:
@@ -104,22 +120,53 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         transaction_ids=TransactionIds(settings.random_seed),
         problem_types=ProblemTypes(settings.problem_type_base),
     )
-    clock, ids = services.clock, services.ids
-    posts, users = services.posts, services.users
+    clock, ids, tokens = services.clock, services.ids, services.tokens
+    apps, users, posts = services.apps, services.users, services.posts
+    authenticator = services.authenticator
     lookup = Lookup(posts, users)
+    social = SocialService(db, clock, ids, posts, lookup)
+    accounts = AccountService(db, apps, users, clock, ids, tokens, authenticator, social.follow_directly)
+    maintenance = Maintenance(db, apps, users, posts, clock, ids, authenticator, services.rate_limiter)
     domain = Domain(
         lookup=lookup,
         posts=PostService(db, clock, ids, url_seed=settings.seed),
         search=SearchService(SearchStore(db), settings, _ProjectPostCap(services)),
         timelines=Timelines(posts, lookup),
-        social=SocialService(db, clock, ids, posts, lookup),
+        social=social,
         social_lists=SocialLists(SocialStore(db), users, posts, lookup),
         profiles=Profiles(db, clock, ids),
-        spaces=Spaces(db, clock, ids, services.tokens),
+        spaces=Spaces(db, clock, ids, tokens),
         dms=DmService(db, clock, ids, users),
         dm_events=DmEvents(services.dms, users),
+        accounts=accounts,
+        oauth1=OAuth1Flow(db, apps, users, clock, tokens, authenticator, accounts, settings),
+        oauth2=OAuth2Flow(db, apps, clock, tokens, authenticator),
+        sign_in=SignIn(db, users, clock),
+        transfer=Transfer(db, users, posts, clock, maintenance),
+        maintenance=maintenance,
     )
-    return Server(settings, services, stages, fields_engine(), domain, ads_domain(settings, db, services))
+    demo = DemoSeed(
+        enabled=settings.demo,
+        seed=settings.seed,
+        db=db,
+        users=users,
+        clock=clock,
+        accounts=accounts,
+        maintenance=maintenance,
+        ads=_demo_ads(services),
+    )
+    ads = ads_domain(settings, db, services)
+    return Server(settings, services, stages, fields_engine(), domain, ads, demo)
+
+
+def _demo_ads(services: Services) -> AdsSeed:
+    """The demo advertiser, seeded through the ads rules with the demo accounts' sources."""
+
+    async def seed(sources: SeedSources, owner_user_id: int, now_ms: int) -> None:
+        seeding = dataclasses.replace(services, clock=sources.clock, ids=sources.ids, tokens=sources.tokens)
+        await seed_ads(seeding, owner_user_id, now_ms)
+
+    return seed
 
 
 def ads_domain(settings: Settings, db: Database, services: Services) -> AdsDomain:

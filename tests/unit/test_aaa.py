@@ -15,17 +15,16 @@ from tests.support.server import fresh_database_url
 
 from roost.config import Settings
 from roost.core import jsonio
-from roost.domain.accounts import create_app, create_user
 from roost.domain.posts import PostService
 from roost.domain.webhooks import DM_LEVEL
 from roost.events.aaa import aaa_outgoing
 from roost.events.outgoing import Outgoing
-from roost.services import Services
 from roost.storage import dms as dm_rows
 from roost.storage import social as social_rows
 from roost.storage import webhooks as hook_rows
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
+from roost.wiring import assemble
 
 V1_TIME = re.compile(r"^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$")
 _positions = itertools.count(1)
@@ -39,7 +38,9 @@ class Harness:
         url = fresh_database_url("aaa-unit")
         upgrade(url)
         db = self.run(open_database(url))
-        self.services = Services.build(Settings(db_url=url, demo=False), db)
+        server = assemble(Settings(db_url=url, demo=False), db)
+        self.services = server.services
+        self.accounts = server.domain.accounts
         self.app = self.run(self._app())
 
     def run(self, coroutine: Any) -> Any:
@@ -51,12 +52,14 @@ class Harness:
 
     async def _app(self) -> dict[str, Any]:
         async with self.services.db.transaction() as tx:
-            return await create_app(self.services, tx, name=f"app-{uuid.uuid4().hex[:6]}", owner_user_id=None)
+            return await self.accounts.create_app_in(
+                tx, name=f"app-{uuid.uuid4().hex[:6]}", owner_user_id=None
+            )
 
     def user(self, **fields: Any) -> dict[str, Any]:
         async def make() -> dict[str, Any]:
             async with self.services.db.transaction() as tx:
-                return await create_user(self.services, tx, username=f"u_{uuid.uuid4().hex[:12]}", **fields)
+                return await self.accounts.create_user_in(tx, username=f"u_{uuid.uuid4().hex[:12]}", **fields)
 
         return dict(self.run(make()))
 

@@ -17,9 +17,10 @@ import time
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
-from oauthlib.common import generate_nonce
-from oauthlib.oauth1.rfc5849 import signature as _sig
-from oauthlib.oauth1.rfc5849.utils import escape, unescape
+# oauthlib ships no type information; the stubs package is not a dependency.
+from oauthlib.common import generate_nonce  # type: ignore[import-untyped, unused-ignore]
+from oauthlib.oauth1.rfc5849 import signature as _sig  # type: ignore[import-untyped, unused-ignore]
+from oauthlib.oauth1.rfc5849.utils import escape, unescape  # type: ignore[import-untyped, unused-ignore]
 
 __all__ = [
     "NonceCache",
@@ -123,19 +124,22 @@ def base_string_uri(scheme: str, host: str, path: str) -> str:
     scheme = scheme.lower()
     try:
         # oauthlib's own function, so normalisation (IPv6, ports, ";params", spaces) matches its clients.
-        return _sig.base_string_uri(f"{scheme}://{host}{path or '/'}")
+        uri: str = _sig.base_string_uri(f"{scheme}://{host}{path or '/'}")
+        return uri
     except ValueError:
         return f"{scheme}://{host.lower()}{path or '/'}"
 
 
 def _normalize(params: list[tuple[str, str]]) -> str:
     # RFC 5849 3.4.1.3.1: oauth_signature never enters the base string, whatever its source.
-    return _sig.normalize_parameters([p for p in params if p[0] != "oauth_signature"])
+    normalized: str = _sig.normalize_parameters([p for p in params if p[0] != "oauth_signature"])
+    return normalized
 
 
 def signature_base_string(method: str, uri: str, params: list[tuple[str, str]]) -> str:
     """RFC 5849 3.4.1.1 signature base string; `uri` is already a base string URI."""
-    return _sig.signature_base_string(method, uri, _normalize(params))
+    base: str = _sig.signature_base_string(method, uri, _normalize(params))
+    return base
 
 
 def _signing_key(consumer_secret: str, token_secret: str) -> bytes:

@@ -17,7 +17,7 @@ from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.clock import iso_ms, parse_rfc3339
 from roost.core.ids import MAX_SNOWFLAKE
-from roost.domain import accounts, transfer
+from roost.core.records import Row
 
 
 class OrjsonResponse(JSONResponse):
@@ -48,6 +48,8 @@ def numeric_id(value: Any, name: str) -> int:
 
 
 def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None = None) -> Starlette:
+    domain = state.domain
+
     async def health(request: Request) -> Response:
         if not state.ready:
             return OrjsonResponse({"status": "starting"}, status_code=503)
@@ -58,19 +60,18 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
 
     async def reset(request: Request) -> Response:
         await state.reset()
-        if not state.services.settings.demo:
+        if not state.settings.demo:
             return OrjsonResponse({"reset": True})  # nothing was seeded, so there are no credentials
         return OrjsonResponse({"reset": True, "credentials": await state.credentials()})
 
     async def import_data(request: Request) -> Response:
-        counts = await transfer.import_objects(state.services, await _json(request))
+        counts = await domain.transfer.import_objects(await _json(request))
         return OrjsonResponse({"imported": counts})
 
     async def export_data(request: Request) -> Response:
-        return OrjsonResponse(await transfer.export_objects(state.services))
+        return OrjsonResponse(await domain.transfer.export_objects())
 
     async def clock(request: Request) -> Response:
-        services = state.services
         if request.method == "POST":
             body = await _json(request)
             if not isinstance(body, dict):
@@ -79,82 +80,63 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
                 amount = body["advance_seconds"]
                 if not isinstance(amount, int | float) or isinstance(amount, bool):
                     raise errors.invalid_body("advance_seconds must be a number")
-                services.clock.advance(float(amount))
+                domain.maintenance.advance_clock(float(amount))
             elif "set" in body:
                 target = parse_rfc3339(str(body["set"]))
                 if target is None:
                     raise errors.invalid_body("set must be an ISO 8601 timestamp with a time zone")
-                services.clock.set(target)
+                domain.maintenance.set_clock(target)
             else:
                 raise errors.invalid_body("expected advance_seconds or set")
             state.wake_workers()
-        return OrjsonResponse({"now": iso_ms(services.clock.now_ms())})
+        return OrjsonResponse({"now": iso_ms(domain.maintenance.now_ms())})
 
     async def create_user(request: Request) -> Response:
         body = await _json(request)
         if not isinstance(body, dict) or not isinstance(body.get("username"), str):
             raise errors.invalid_body("username is required")
-        async with state.services.db.transaction() as tx:
-            row = await accounts.create_user(state.services, tx, **_user_fields(body))
+        row = await domain.accounts.create_user(**_user_fields(body))
         return OrjsonResponse({"id": str(row["id"]), "username": row["username"]}, status_code=201)
 
     async def create_app(request: Request) -> Response:
         body = await _json(request)
         if not isinstance(body, dict) or not isinstance(body.get("name"), str):
             raise errors.invalid_body("name is required")
-        owner = body.get("owner_user_id")
-        async with state.services.db.transaction() as tx:
-            row = await accounts.create_app(
-                state.services,
-                tx,
-                name=body["name"],
-                owner_user_id=int(owner) if owner else None,
-                permission=body.get("permission", "read-write-directmessages"),
-                callback_urls=body.get("callback_urls") or [],
-                client_type="public" if body.get("client_type") == "public" else "confidential",
-            )
-        return OrjsonResponse(_app_view(row), status_code=201)
+        owner: Any = body.get("owner_user_id")
+        row = await domain.accounts.create_app(
+            name=body["name"],
+            owner_user_id=int(owner) if owner else None,
+            permission=body.get("permission", "read-write-directmessages"),
+            callback_urls=body.get("callback_urls") or [],
+            client_type="public" if body.get("client_type") == "public" else "confidential",
+        )
+        return OrjsonResponse(app_view(row), status_code=201)
 
     async def issue_token(request: Request) -> Response:
         body = await _json(request)
         if not isinstance(body, dict):
             raise errors.invalid_body("$: a JSON object is expected")
-        services = state.services
-        app = await services.apps.by_consumer_key(str(body.get("consumer_key", "")))
-        user_id = body.get("user_id")
-        user = await services.users.get(int(user_id)) if str(user_id or "").isdigit() else None
-        if app is None or user is None:
-            raise errors.invalid_body("consumer_key and user_id must name an existing app and user")
-        async with services.db.transaction() as tx:
-            if body.get("kind", "oauth1") == "oauth2":
-                scopes = tuple(str(body.get("scopes") or " ".join(accounts.DEFAULT_SCOPES)).split())
-                token = await accounts.issue_oauth2_token(services, tx, app, user["id"], scopes)
-                view: dict[str, Any] = {"access_token": token["token"], "scope": token["scopes"]}
-            else:
-                token = await accounts.issue_oauth1_token(
-                    services, tx, app, user["id"], body.get("access_level")
-                )
-                view = {
-                    "access_token": token["token"],
-                    "access_token_secret": token["secret"],
-                    "access_level": token["access_level"],
-                }
-        return OrjsonResponse(view, status_code=201)
+        scopes = body.get("scopes")
+        issued = await domain.accounts.issue_token(
+            str(body.get("consumer_key", "")),
+            body.get("user_id"),
+            kind="oauth2" if body.get("kind", "oauth1") == "oauth2" else "oauth1",
+            access_level=body.get("access_level"),
+            scopes=str(scopes) if scopes else None,
+        )
+        return OrjsonResponse(issued, status_code=201)
 
     async def create_follow(request: Request) -> Response:
         body = await _json(request)
         if not isinstance(body, dict):
             raise errors.invalid_body("follower_id and followee_id are required")
         ids = [numeric_id(body.get(key), key) for key in ("follower_id", "followee_id")]
-        users = await state.services.users.get_many(ids)
-        if len({row["id"] for row in users}) != 2:
-            raise errors.invalid_body("follower_id and followee_id must name two existing users")
-        created = await state.domain.social.follow_directly(ids[0], ids[1])  # appends follow.follow
+        created = await domain.accounts.follow(ids[0], ids[1])
         return OrjsonResponse({"following": True, "created": created}, status_code=201 if created else 200)
 
     async def feature_settings(request: Request) -> Response:
         """Read or change feature settings at run time (e.g. allow_test_approval, throttles)."""
-        extra = state.services.settings.extra
+        extra = state.settings.extra
         if request.method == "POST":
             body = await _json(request)
             if not isinstance(body, dict) or not all(isinstance(k, str) for k in body):
@@ -210,7 +192,8 @@ def _user_fields(body: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in body.items() if key in allowed}
 
 
-def _app_view(row: dict[str, Any]) -> dict[str, Any]:
+def app_view(row: Row) -> dict[str, Any]:
+    """An app's keys and client credentials, as the control plane and the CLI show them."""
     return {
         "id": str(row["id"]),
         "name": row["name"],

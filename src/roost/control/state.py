@@ -1,4 +1,4 @@
-"""Server state shared by the control plane: services, readiness, demo credentials, reset."""
+"""Server state shared by the control plane: readiness, background workers, demo credentials, reset."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from roost.ads.pipeline import SANDBOX_PREFIX
-from roost.core.errors import not_found_problem
-from roost.data.demo import DEMO_PASSWORD
+from roost.config import Settings
+from roost.data.demo import DEMO_PASSWORD, DemoSeed
 from roost.data.demo_ads import DEMO_ADS_ACCOUNT, DEMO_SANDBOX_ACCOUNT
 from roost.services import Services
-from roost.storage.maintenance import wipe
 from roost.wiring import Domain
 
 
@@ -23,11 +22,22 @@ class Worker(Protocol):
 
 
 class ServerState:
-    def __init__(self, services: Services, openapi: Callable[[], dict[str, Any]], domain: Domain) -> None:
-        self.services = services
+    def __init__(
+        self,
+        settings: Settings,
+        domain: Domain,
+        demo: DemoSeed,
+        openapi: Callable[[], dict[str, Any]],
+        services: Services,
+    ) -> None:
+        self.settings = settings
         self.domain = domain
         self.ready = False
         self.workers: list[Worker] = []  # background tasks restarted around a reset
+        # The old service locator, for the routes that do not reach the domain through `domain` yet
+        # (the social and DM writes of the control plane, the ads and deliveries routes).
+        self.services = services
+        self._demo = demo
         self._openapi = openapi
         self._openapi_cache: dict[str, Any] | None = None
 
@@ -37,19 +47,14 @@ class ServerState:
         return self._openapi_cache
 
     async def seed_if_empty(self) -> None:
-        from roost.data.demo import seed_demo
-
-        if self.services.settings.demo and await self.services.apps.setting("demo_app_id") is None:
-            await seed_demo(self.services)
+        await self._demo.seed_if_empty()
 
     async def reset(self) -> None:
         # Background workers keep cursors in the database: stop them around the wipe so none writes
         # an old cursor back over the fresh one.
         for worker in self.workers:
             await worker.stop()
-        await wipe(self.services.db)
-        self.services.authenticator.forget()
-        self.services.rate_limiter.reset()
+        await self.domain.maintenance.wipe()
         await self.seed_if_empty()
         for worker in self.workers:
             worker.start()
@@ -60,17 +65,9 @@ class ServerState:
             worker.wake()
 
     async def credentials(self) -> dict[str, Any]:
-        services = self.services
-        app_id = await services.apps.setting("demo_app_id")
-        user_id = await services.apps.setting("demo_user_id")
-        if app_id is None or user_id is None:
-            raise not_found_problem("No demo data (started with --no-demo).")
-        app = await services.apps.get(int(app_id))
-        user = await services.users.get(int(user_id))
-        if app is None or user is None:
-            raise not_found_problem("Demo app or user was removed.")
-        oauth1 = await services.apps.oauth1_for(app["id"], user["id"])
-        oauth2 = await services.apps.oauth2_for(app["id"], user["id"])
+        demo = await self.domain.maintenance.demo_account()
+        app, user, oauth1, oauth2 = demo.app, demo.user, demo.oauth1, demo.oauth2
+        base_url = self.settings.base_url
         return {
             "consumer_key": app["consumer_key"],
             "consumer_secret": app["consumer_secret"],
@@ -83,9 +80,9 @@ class ServerState:
             "user_id": str(user["id"]),
             "password": DEMO_PASSWORD,
             "username": user["username"],
-            "base_url": services.settings.base_url,
-            "ads_base_url": services.settings.base_url,
-            "ads_sandbox_base_url": services.settings.base_url + SANDBOX_PREFIX,
+            "base_url": base_url,
+            "ads_base_url": base_url,
+            "ads_sandbox_base_url": base_url + SANDBOX_PREFIX,
             "ads_account_id": DEMO_ADS_ACCOUNT,
             "ads_sandbox_account_id": DEMO_SANDBOX_ACCOUNT,
         }

@@ -33,8 +33,8 @@ from roost.domain.text import (
     user_entities,
     weighted_length,
 )
-from roost.services import Services
 from roost.storage import schema
+from roost.storage.db import Database
 from roost.storage.maintenance import bulk_insert
 from roost.storage.search import document_columns
 
@@ -121,7 +121,9 @@ class _Plan:
     first: list[int]  # post index, or -1
 
 
-def _plan(bulk: Services, clock: Clock, users: int, posts: int, rng: random.Random, now: int) -> _Plan:
+def _plan(
+    ids: SnowflakeGenerator, clock: Clock, users: int, posts: int, rng: random.Random, now: int
+) -> _Plan:
     # Users joined between ~3 years and ~400 days ago; their posts span the following year, ending a
     # month before now so the demo's last 30 days stay the newest content.
     user_start, post_start, post_end = now - 1100 * DAY_MS, now - 400 * DAY_MS, now - 31 * DAY_MS
@@ -133,7 +135,7 @@ def _plan(bulk: Services, clock: Clock, users: int, posts: int, rng: random.Rand
     usernames: list[str] = []
     for index in range(users):
         clock.set(user_start + index * user_step + rng.randrange(user_step))
-        user_ids.append(bulk.ids.next_id())
+        user_ids.append(ids.next_id())
         user_created.append(clock.now_ms())
         first, last = rng.choice(FIRST), rng.choice(LAST)
         # Letters, then "_" and digits only: never one of the demo's `first_last<n>` names.
@@ -152,7 +154,7 @@ def _plan(bulk: Services, clock: Clock, users: int, posts: int, rng: random.Rand
     first_post = [-1] * users
     for index in range(posts):
         clock.set(post_start + index * post_step + rng.randrange(post_step))
-        post_ids.append(bulk.ids.next_id())
+        post_ids.append(ids.next_id())
         post_created.append(clock.now_ms())
         # A skewed authorship: a few accounts post a lot, most post a little.
         who = min(int(users * rng.random() ** 2.5), users - 1)
@@ -345,8 +347,19 @@ def _check_columns(table: str, row: dict[str, Any]) -> None:
         raise ValueError(f"bulk {table} rows do not match the schema: missing {missing}, extra {extra}")
 
 
-async def load_bulk(services: Services, users: int, posts: int, seed: int) -> dict[str, Any]:
+async def load_bulk(
+    db: Database,
+    clock: Clock,
+    ids: SnowflakeGenerator,
+    *,
+    url_seed: int,
+    users: int,
+    posts: int,
+    seed: int,
+) -> dict[str, Any]:
     """Insert `users` users and `posts` posts (with mentions); return counts, timings and sample ids.
+    `clock` is the server's (the bulk data ends before its now), `ids` the generator to raise past
+    the ids written, `url_seed` the server's short-link seed (`Settings.seed`).
 
     Deterministic for a given seed and clock instant up to the ids' timestamps. Usernames are
     `<letters>_<index>`: loading twice into the same database fails on the unique username index.
@@ -355,10 +368,9 @@ async def load_bulk(services: Services, users: int, posts: int, seed: int) -> di
         raise ValueError("posts need at least one user")
     started = time.perf_counter()
     rng = random.Random(seed)
-    now = services.clock.now_ms()
+    now = clock.now_ms()
     past = Clock(frozen_ms=now)
-    bulk = dataclasses.replace(services, clock=past, ids=SnowflakeGenerator(past, worker=BULK_WORKER))
-    plan = _plan(bulk, past, users, posts, rng, now)
+    plan = _plan(SnowflakeGenerator(past, worker=BULK_WORKER), past, users, posts, rng, now)
     planned = time.perf_counter()
 
     batch: list[dict[str, Any]] = []
@@ -367,35 +379,34 @@ async def load_bulk(services: Services, users: int, posts: int, seed: int) -> di
         if index == 0:
             _check_columns("users", batch[0])
         if len(batch) >= BATCH:
-            await bulk_insert(services.db, "users", batch)
+            await bulk_insert(db, "users", batch)
             batch = []
     if batch:
-        await bulk_insert(services.db, "users", batch)
+        await bulk_insert(db, "users", batch)
     users_done = time.perf_counter()
 
     by_name = {name.lower(): uid for name, uid in zip(plan.usernames, plan.user_ids, strict=True)}
-    seed = services.settings.seed
     rows: list[dict[str, Any]] = []
     mentions: list[dict[str, Any]] = []
     mention_count = 0
     for index in range(posts):
-        row, mentioned = _post_row(plan, index, rng, by_name, functools.partial(short_code, seed))
+        row, mentioned = _post_row(plan, index, rng, by_name, functools.partial(short_code, url_seed))
         if index == 0:
             _check_columns("posts", row)
             _check_columns("post_mentions", {"post_id": row["id"], "user_id": row["author_id"]})
         rows.append(row)
         mentions.extend({"post_id": row["id"], "user_id": uid} for uid in mentioned)
         if len(rows) >= BATCH or index == posts - 1:
-            await bulk_insert(services.db, "posts", rows)
-            await bulk_insert(services.db, "post_mentions", mentions)
+            await bulk_insert(db, "posts", rows)
+            await bulk_insert(db, "post_mentions", mentions)
             mention_count += len(mentions)
             rows, mentions = [], []
     finished = time.perf_counter()
 
     for newest in (plan.post_ids[-1:], plan.user_ids[-1:]):
         for value in newest:
-            services.ids.observe(value)
-    sample = random.Random(seed + 1)
+            ids.observe(value)
+    sample = random.Random(url_seed + 1)
     replies = [plan.post_ids[i] for i in range(posts) if plan.parent[i] >= 0]
     quotes = [plan.post_ids[i] for i in range(posts) if plan.quoted[i] >= 0]
     return {

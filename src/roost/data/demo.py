@@ -6,19 +6,22 @@ the same domain code as API writes (with a clock set in the past) so counters an
 
 from __future__ import annotations
 
-import dataclasses
 import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from roost.core import jsonio
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator, TokenSource, media_key
-from roost.data.demo_ads import seed_ads
-from roost.domain import accounts
+from roost.domain.accounts import AccountService
+from roost.domain.maintenance import DEMO_APP_SETTING, DEMO_USER_SETTING, Maintenance
 from roost.domain.posts import PostService
-from roost.services import Services
 from roost.storage import apps as app_rows
 from roost.storage import users as user_rows
+from roost.storage.db import Database, Executor
+from roost.storage.posts import bump_user
+from roost.storage.users import UserStore
 
 DEMO_USERNAME = "roost_dev"
 DEMO_PASSWORD = "roost"  # for the sign-in page of the authorize flows
@@ -116,85 +119,135 @@ PLACES = [
 ]
 
 
-async def seed_demo(services: Services, *, users: int = 40, posts: int = 400) -> dict[str, Any]:
-    """Create the demo dataset in an empty database; returns the demo app and user rows."""
-    rng = random.Random(services.settings.seed)
-    now = services.clock.now_ms()
-    start = now - 30 * DAY_MS
-    # Accounts, keys and tokens come from a fixed instant and a seeded source, so the demo
-    # credentials are the same on every machine and after every reset; posts are recent.
-    accounts_clock = Clock(frozen_ms=ACCOUNTS_EPOCH_MS)
-    seeding = dataclasses.replace(
-        services,
-        clock=accounts_clock,
-        ids=SnowflakeGenerator(accounts_clock, worker=2),
-        tokens=TokenSource(services.settings.seed),
-    )
-    past_clock = Clock(frozen_ms=start)
-    posting = dataclasses.replace(seeding, clock=past_clock, ids=SnowflakeGenerator(past_clock, worker=3))
-    async with services.db.transaction() as tx:
-        owner = await accounts.create_user(
-            seeding,
-            tx,
-            username=DEMO_USERNAME,
-            name="Roost Developer",
-            description="Building against roost. #devtools",
-            url="https://example.com/roost",
-            subscription_type="Premium",
-            verified=True,
-            verified_type="blue",
-            location="Everywhere",
-            password=DEMO_PASSWORD,
+@dataclass(frozen=True, slots=True)
+class SeedSources:
+    """Where the demo accounts draw time, ids and tokens: a fixed instant and a seeded source, so the
+    demo credentials (and the demo advertiser's ids) are the same on every machine and after every
+    reset."""
+
+    clock: Clock
+    ids: SnowflakeGenerator
+    tokens: TokenSource
+
+
+# The demo advertiser, seeded from the same sources: (sources, owner user id, created-at ms).
+AdsSeed = Callable[[SeedSources, int, int], Awaitable[None]]
+
+
+class DemoSeed:
+    """Creates the demo dataset in an empty database, through the same domain code as API writes
+    (with clocks set in the past) so counters and entities agree."""
+
+    def __init__(
+        self,
+        *,
+        enabled: bool,
+        seed: int,
+        db: Database,
+        users: UserStore,
+        clock: Clock,
+        accounts: AccountService,
+        maintenance: Maintenance,
+        ads: AdsSeed,
+    ) -> None:
+        self._enabled = enabled
+        self._seed = seed
+        self._db = db
+        self._users = users
+        self._clock = clock
+        self._accounts = accounts
+        self._maintenance = maintenance
+        self._ads = ads
+
+    async def seed_if_empty(self) -> None:
+        if self._enabled and not await self._maintenance.demo_seeded():
+            await self.seed()
+
+    async def seed(self, *, users: int = 40, posts: int = 400) -> dict[str, Any]:
+        """Create the demo dataset in an empty database; returns the demo app and user rows."""
+        rng = random.Random(self._seed)
+        now = self._clock.now_ms()
+        start = now - 30 * DAY_MS
+        # Accounts, keys and tokens come from a fixed instant and a seeded source; posts are recent.
+        accounts_clock = Clock(frozen_ms=ACCOUNTS_EPOCH_MS)
+        sources = SeedSources(
+            accounts_clock, SnowflakeGenerator(accounts_clock, worker=2), TokenSource(self._seed)
         )
-        app = await accounts.create_app(
-            seeding,
-            tx,
-            name=DEMO_APP,
-            owner_user_id=owner["id"],
-            callback_urls=["http://127.0.0.1:8080/callback", "oob"],
-        )
-        await accounts.issue_oauth1_token(seeding, tx, app, owner["id"])
-        await accounts.issue_oauth2_token(seeding, tx, app, owner["id"])
-        people = [owner]
-        for index in range(users - 1):
-            first, last = rng.choice(FIRST), rng.choice(LAST)
-            person = await accounts.create_user(
-                seeding,
+        accounts = self._accounts.with_sources(sources.clock, sources.ids, sources.tokens)
+        async with self._db.transaction() as tx:
+            owner = await accounts.create_user_in(
                 tx,
-                username=f"{first.lower()[:6]}_{last.lower()[:5]}{index}",
-                name=f"{first} {last}",
-                description=f"{rng.choice(PHRASES)}. {rng.choice(TOPICS)}",
-                location=rng.choice(["Berlin", "Lagos", "Lima", "Osaka", "Toronto", None]),
-                verified=index % 7 == 0,
-                verified_type="blue" if index % 7 == 0 else "none",
-                protected=index % 13 == 12,
-                subscription_type="Premium" if index % 5 == 0 else "None",
+                username=DEMO_USERNAME,
+                name="Roost Developer",
+                description="Building against roost. #devtools",
+                url="https://example.com/roost",
+                subscription_type="Premium",
+                verified=True,
+                verified_type="blue",
+                location="Everywhere",
+                password=DEMO_PASSWORD,
             )
-            people.append(person)
-        for place in PLACES:
-            await user_rows.insert_place(
-                tx, {**place, "geo": jsonio.dumps(place["geo"]).decode(), "contained_within": None}
+            app = await accounts.create_app_in(
+                tx,
+                name=DEMO_APP,
+                owner_user_id=owner["id"],
+                callback_urls=["http://127.0.0.1:8080/callback", "oob"],
             )
-        for person in people[1:]:
-            for other in rng.sample(people, 6):
-                if other["id"] != person["id"]:
-                    await user_rows.insert_follow(
-                        tx, {"follower_id": person["id"], "followee_id": other["id"], "created_at": start}
-                    )
-        media_ids = await _media(seeding, tx, people, rng)
-        await app_rows.put_setting(tx, "demo_app_id", str(app["id"]))
-        await app_rows.put_setting(tx, "demo_user_id", str(owner["id"]))
-    await seed_ads(seeding, owner["id"], ACCOUNTS_EPOCH_MS)
-    await _follow_counts(services, people)
-    await _posts(posting, past_clock, people, media_ids, rng, posts, now)
-    await services.observe_ids()
-    return {"app": app, "user": owner}
+            await accounts.issue_oauth1_in(tx, app, owner["id"])
+            await accounts.issue_oauth2_in(tx, app, owner["id"])
+            people = [owner]
+            for index in range(users - 1):
+                first, last = rng.choice(FIRST), rng.choice(LAST)
+                person = await accounts.create_user_in(
+                    tx,
+                    username=f"{first.lower()[:6]}_{last.lower()[:5]}{index}",
+                    name=f"{first} {last}",
+                    description=f"{rng.choice(PHRASES)}. {rng.choice(TOPICS)}",
+                    location=rng.choice(["Berlin", "Lagos", "Lima", "Osaka", "Toronto", None]),
+                    verified=index % 7 == 0,
+                    verified_type="blue" if index % 7 == 0 else "none",
+                    protected=index % 13 == 12,
+                    subscription_type="Premium" if index % 5 == 0 else "None",
+                )
+                people.append(person)
+            for place in PLACES:
+                await user_rows.insert_place(
+                    tx, {**place, "geo": jsonio.dumps(place["geo"]).decode(), "contained_within": None}
+                )
+            for person in people[1:]:
+                for other in rng.sample(people, 6):
+                    if other["id"] != person["id"]:
+                        await user_rows.insert_follow(
+                            tx, {"follower_id": person["id"], "followee_id": other["id"], "created_at": start}
+                        )
+            media_ids = await _media(sources, tx, people, rng)
+            await app_rows.put_setting(tx, DEMO_APP_SETTING, str(app["id"]))
+            await app_rows.put_setting(tx, DEMO_USER_SETTING, str(owner["id"]))
+        await self._ads(sources, owner["id"], ACCOUNTS_EPOCH_MS)
+        await self._follow_counts(people)
+        past_clock = Clock(frozen_ms=start)
+        posting = PostService(self._db, past_clock, SnowflakeGenerator(past_clock, worker=3), self._seed)
+        await _posts(posting, past_clock, people, media_ids, rng, posts, now)
+        await self._maintenance.observe_ids()
+        return {"app": app, "user": owner}
+
+    async def _follow_counts(self, people: list[dict]) -> None:
+        ids = [p["id"] for p in people]
+        async with self._db.transaction() as tx:
+            for user_id in ids:
+                relations = await self._users.relations(user_id, ids)
+                following = sum(1 for f, _ in relations if f == user_id)
+                followers = sum(1 for _, t in relations if t == user_id)
+                await bump_user(tx, user_id, "following_count", following)
+                await bump_user(tx, user_id, "followers_count", followers)
 
 
-async def _media(services: Services, tx: Any, people: list[dict], rng: random.Random) -> dict[int, list[int]]:
+async def _media(
+    sources: SeedSources, tx: Executor, people: list[dict], rng: random.Random
+) -> dict[int, list[int]]:
     owned: dict[int, list[int]] = {}
     for index, person in enumerate(people[:20]):
-        media_id = services.ids.next_id()
+        media_id = sources.ids.next_id()
         kind = "video" if index % 4 == 3 else "photo"
         row = {
             "media_key": media_key(kind, media_id),
@@ -221,28 +274,15 @@ async def _media(services: Services, tx: Any, people: list[dict], rng: random.Ra
             else None,
             "view_count": rng.randint(10, 5000) if kind == "video" else None,
             "owner_id": person["id"],
-            "created_at": services.clock.now_ms(),
+            "created_at": sources.clock.now_ms(),
         }
         await user_rows.insert_media(tx, row)
         owned.setdefault(person["id"], []).append(media_id)
     return owned
 
 
-async def _follow_counts(services: Services, people: list[dict]) -> None:
-    from roost.storage.posts import bump_user
-
-    ids = [p["id"] for p in people]
-    async with services.db.transaction() as tx:
-        for user_id in ids:
-            relations = await services.users.relations(user_id, ids)
-            following = sum(1 for f, _ in relations if f == user_id)
-            followers = sum(1 for _, t in relations if t == user_id)
-            await bump_user(tx, user_id, "following_count", following)
-            await bump_user(tx, user_id, "followers_count", followers)
-
-
 async def _posts(
-    services: Services,
+    posting: PostService,
     clock: Clock,
     people: list[dict],
     media_ids: dict[int, list[int]],
@@ -250,7 +290,6 @@ async def _posts(
     count: int,
     now: int,
 ) -> None:
-    posting = PostService(services.db, services.clock, services.ids, services.settings.seed)
     created: list[dict] = []
     step = (now - 60_000 - clock.now_ms()) // max(count, 1)
     for index in range(count):

@@ -10,16 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.clock import parse_rfc3339
+from roost.core.clock import Clock, parse_rfc3339
 from roost.core.fields import RenderContext
 from roost.core.ids import snowflake_ms
 from roost.core.params import USERNAME_PATTERN
 from roost.domain import objects, user_objects
 from roost.domain.accounts import valid_username
+from roost.domain.maintenance import Maintenance
 from roost.domain.text import user_entities
-from roost.services import Services
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
+from roost.storage.db import Database
+from roost.storage.maintenance import all_keys
+from roost.storage.posts import PostStore
+from roost.storage.users import UserStore
 
 
 def _text_json(value: Any) -> str | None:
@@ -199,57 +203,60 @@ def _collect(payload: Any) -> dict[str, list[dict[str, Any]]]:
     return buckets
 
 
-async def import_objects(services: Services, payload: Any) -> dict[str, int]:
-    buckets = _collect(payload)
-    users = [_user_row(obj) for obj in buckets["users"]]
-    posts = [_post_row(obj) for obj in buckets["tweets"]]
-    media = [_media_row(obj) for obj in buckets["media"]]
-    counts = {"users": 0, "tweets": 0, "media": 0}
-    async with services.db.transaction() as tx:
-        for row in users:
-            if await user_rows.get_user_tx(
-                tx, row["id"]
-            ) is None and not await user_rows.get_users_by_names_tx(tx, [row["username"]]):
-                await user_rows.insert_user(tx, row)
-                counts["users"] += 1
-        for row in media:
-            if not await user_rows.get_media_tx(tx, [row["media_key"]]):
-                await user_rows.insert_media(tx, row)
-                counts["media"] += 1
-        for row in posts:
-            if await post_rows.get_for_update(tx, row["id"]) is None:
-                mentions = (
-                    (jsonio.loads(row["entities"]) or {}).get("mentions", []) if row["entities"] else []
-                )
-                names = [m.get("username", "") for m in mentions]
-                mentioned = (
-                    [u["id"] for u in await user_rows.get_users_by_names_tx(tx, names)] if names else []
-                )
-                await post_rows.insert_post(tx, row, mentioned)
-                counts["tweets"] += 1
-    await services.observe_ids()
-    services.users.forget_protected()
-    return counts
+class Transfer:
+    def __init__(
+        self, db: Database, users: UserStore, posts: PostStore, clock: Clock, maintenance: Maintenance
+    ) -> None:
+        self._db = db
+        self._users = users
+        self._posts = posts
+        self._clock = clock
+        self._maintenance = maintenance  # the id floor rises past imported ids
 
+    async def import_objects(self, payload: Any) -> dict[str, int]:
+        buckets = _collect(payload)
+        users = [_user_row(obj) for obj in buckets["users"]]
+        posts = [_post_row(obj) for obj in buckets["tweets"]]
+        media = [_media_row(obj) for obj in buckets["media"]]
+        counts = {"users": 0, "tweets": 0, "media": 0}
+        async with self._db.transaction() as tx:
+            for row in users:
+                if await user_rows.get_user_tx(
+                    tx, row["id"]
+                ) is None and not await user_rows.get_users_by_names_tx(tx, [row["username"]]):
+                    await user_rows.insert_user(tx, row)
+                    counts["users"] += 1
+            for row in media:
+                if not await user_rows.get_media_tx(tx, [row["media_key"]]):
+                    await user_rows.insert_media(tx, row)
+                    counts["media"] += 1
+            for row in posts:
+                if await post_rows.get_for_update(tx, row["id"]) is None:
+                    mentions = (
+                        (jsonio.loads(row["entities"]) or {}).get("mentions", []) if row["entities"] else []
+                    )
+                    names = [m.get("username", "") for m in mentions]
+                    mentioned = (
+                        [u["id"] for u in await user_rows.get_users_by_names_tx(tx, names)] if names else []
+                    )
+                    await post_rows.insert_post(tx, row, mentioned)
+                    counts["tweets"] += 1
+        await self._maintenance.observe_ids()
+        self._users.forget_protected()
+        return counts
 
-async def export_objects(services: Services) -> dict[str, list[dict[str, Any]]]:
-    """Every object with every field, in the tweet vocabulary (re-importable)."""
-    context = RenderContext(now_ms=services.clock.now_ms())
-    users = await services.users.get_many(await _all_ids(services, "users"))
-    posts = await services.posts.get_many(await _all_ids(services, "posts"))
-    media = await services.users.media_many(await _all_ids(services, "media"))
-    return {
-        "users": [user_objects.render_user(row, user_objects.USER_FIELDS, context) for row in users],
-        "tweets": [
-            objects.render_post(row, objects.TWEET_FIELDS, context)
-            for row in posts
-            if row["deleted_at"] is None
-        ],
-        "media": [objects.render_media(row, objects.MEDIA_FIELDS, context) for row in media],
-    }
-
-
-async def _all_ids(services: Services, table: str) -> list[Any]:
-    from roost.storage.maintenance import all_keys
-
-    return await all_keys(services.db, table)
+    async def export_objects(self) -> dict[str, list[dict[str, Any]]]:
+        """Every object with every field, in the tweet vocabulary (re-importable)."""
+        context = RenderContext(now_ms=self._clock.now_ms())
+        users = await self._users.get_many(await all_keys(self._db, "users"))
+        posts = await self._posts.get_many(await all_keys(self._db, "posts"))
+        media = await self._users.media_many(await all_keys(self._db, "media"))
+        return {
+            "users": [user_objects.render_user(row, user_objects.USER_FIELDS, context) for row in users],
+            "tweets": [
+                objects.render_post(row, objects.TWEET_FIELDS, context)
+                for row in posts
+                if row["deleted_at"] is None
+            ],
+            "media": [objects.render_media(row, objects.MEDIA_FIELDS, context) for row in media],
+        }

@@ -6,7 +6,8 @@ from starlette.routing import BaseRoute
 
 from roost.control.state import ServerState
 from roost.oauth import oauth1_routes, oauth2_routes
+from roost.oauth.limits import OAuthLimits
 
 
-def oauth_routes(state: ServerState) -> list[BaseRoute]:
-    return [*oauth1_routes.routes(state), *oauth2_routes.routes(state)]
+def oauth_routes(state: ServerState, limits: OAuthLimits) -> list[BaseRoute]:
+    return [*oauth1_routes.routes(state, limits), *oauth2_routes.routes(state, limits)]

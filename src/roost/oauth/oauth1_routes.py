@@ -15,9 +15,10 @@ from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.principal import RequestAuth
 from roost.core.records import Row
-from roost.domain import accounts
 from roost.domain import oauth1_flow as flow
-from roost.oauth import limits, web
+from roost.domain.accounts import oauth1_credentials
+from roost.oauth import web
+from roost.oauth.limits import OAuthLimits
 
 Handler = Callable[[Request], Awaitable[Response]]
 FORM = "application/x-www-form-urlencoded"
@@ -55,9 +56,10 @@ async def _signed(request: Request) -> RequestAuth:
     )
 
 
-def routes(state: ServerState) -> list[BaseRoute]:
-    services = state.services
-    throttle = flow.BearerThrottle()
+def routes(state: ServerState, limits: OAuthLimits) -> list[BaseRoute]:
+    oauth1 = state.domain.oauth1
+    accounts = state.domain.accounts
+    browser = web.Browser(state.domain.sign_in, state.settings)
 
     def endpoint(name: str, handler: Handler) -> Handler:
         """Rate limit, then run; errors become the platform's bodies."""
@@ -65,7 +67,7 @@ def routes(state: ServerState) -> list[BaseRoute]:
         async def run(request: Request) -> Response:
             window: dict[str, str] = {}
             try:
-                window = limits.count(services, request, name)
+                window = limits.count(request, name)
                 response = await handler(request)
             except flow.OAuthFailure as failure:
                 response = Response(failure.body, failure.status, media_type=failure.content_type)
@@ -79,24 +81,24 @@ def routes(state: ServerState) -> list[BaseRoute]:
         return run
 
     async def request_token(request: Request) -> Response:
-        pairs = await flow.request_token(services, await _signed(request))
+        pairs = await oauth1.request_token(await _signed(request))
         return Response(urlencode(pairs), media_type=FORM_REPLY)
 
     async def access_token(request: Request) -> Response:
-        pairs = await flow.access_token(services, await _signed(request))
+        pairs = await oauth1.access_token(await _signed(request))
         return Response(urlencode(pairs), media_type=FORM_REPLY)
 
     async def invalidate_token(request: Request) -> Response:
-        return _json({"access_token": await flow.invalidate_user_token(services, await _signed(request))})
+        return _json({"access_token": await oauth1.invalidate_user_token(await _signed(request))})
 
     async def bearer_token(request: Request) -> Response:
         form = await _form_pairs(request)
-        return _json(await flow.bearer_token(services, throttle, request.headers.get("authorization"), form))
+        return _json(await oauth1.bearer_token(request.headers.get("authorization"), form))
 
     async def invalidate_bearer(request: Request) -> Response:
         signed = await _signed(request)
         value = next((v for k, v in [*signed.query_pairs, *signed.form_pairs] if k == "access_token"), "")
-        return _json(await flow.invalidate_bearer(services, signed, value))
+        return _json(await oauth1.invalidate_bearer(signed, value))
 
     # ---- the authorize pages ----------------------------------------------------------------
 
@@ -142,73 +144,59 @@ def routes(state: ServerState) -> list[BaseRoute]:
 
     async def authorize(request: Request) -> Response:
         query = request.query_params
-        pending = await flow.pending(services, query.get("oauth_token", ""))
+        pending = await oauth1.pending(query.get("oauth_token", ""))
         if pending is None:
             return error_page("This request token is invalid, expired or already used.")
-        approval = await web.test_approval(state, request)
+        approval = await browser.test_approval(request)
         if approval is not None:
             if approval.user is None:
                 return error_page("X-Roost-Approve names no existing user.", 400)
             if approval.approve:
-                return decided(await flow.approve(services, pending, approval.user["id"]), pending, True)
-            return decided(await flow.deny(services, pending), pending, False)
+                return decided(await oauth1.approve(pending, approval.user["id"]), pending, True)
+            return decided(await oauth1.deny(pending), pending, False)
         force_login = query.get("force_login", "").lower() in ("true", "1")
-        user = None if force_login else await web.current_user(state, request)
+        user = None if force_login else await browser.current_user(request)
         is_authenticate = request.url.path.endswith("/authenticate")
-        if (
-            user is not None
-            and is_authenticate
-            and await flow.already_approved(services, pending, user["id"])
-        ):
-            return decided(await flow.approve(services, pending, user["id"]), pending, True)
+        if user is not None and is_authenticate:
+            returning = await oauth1.approve_returning(pending, user["id"])
+            if returning is not None:
+                return decided(returning, pending, True)
         return ask(request, pending, user, query.get("screen_name", "").lstrip("@"), force_login)
 
     async def decide(request: Request) -> Response:
         form = dict(await _form_pairs(request))
-        pending = await flow.pending(services, form.get("oauth_token", ""))
+        pending = await oauth1.pending(form.get("oauth_token", ""))
         if pending is None:
             return error_page("This request token is invalid, expired or already used.")
         if "cancel" in form:
-            return decided(await flow.deny(services, pending), pending, False)
+            return decided(await oauth1.deny(pending), pending, False)
         force_login = form.get("force_login") == "true"
         fresh_sign_in = bool(form.get("username"))
         if fresh_sign_in:
-            user = await web.sign_in(state, form.get("username", ""), form.get("password", ""))
+            user = await browser.sign_in(form.get("username", ""), form.get("password", ""))
             if user is None:
                 message = "The username and password you entered did not match our records."
                 return ask(request, pending, None, form.get("username", ""), force_login, message, 401)
         else:
-            user = None if force_login else await web.current_user(state, request)
+            user = None if force_login else await browser.current_user(request)
             if user is None:
                 return ask(request, pending, None, "", force_login, "Sign in to continue.", 401)
-        response = decided(await flow.approve(services, pending, user["id"]), pending, True)
+        response = decided(await oauth1.approve(pending, user["id"]), pending, True)
         if fresh_sign_in:
-            await web.start_session(state, response, user["id"])
+            await browser.start_session(response, user["id"])
         return response
 
     # ---- control plane ----------------------------------------------------------------------
 
     async def regenerate_app(request: Request) -> Response:
         body = jsonio.loads(await request.body() or b"{}")
-        app = await services.apps.by_consumer_key(str(body.get("consumer_key", "")))
-        if app is None:
-            raise errors.invalid_body("consumer_key must name an existing app")
-        async with services.db.transaction() as tx:
-            await accounts.regenerate_app_keys(services, tx, app["id"])
-        fresh = await services.apps.get(app["id"])
-        assert fresh is not None
+        fresh = await accounts.regenerate_app_keys(str(body.get("consumer_key", "")))
         return _json({key: fresh[key] for key in ("consumer_key", "consumer_secret", "bearer_token")})
 
     async def regenerate_token(request: Request) -> Response:
         body = jsonio.loads(await request.body() or b"{}")
-        issued = await flow.regenerate_user_token(services, str(body.get("access_token", "")))
-        return _json(
-            {
-                "access_token": issued["token"],
-                "access_token_secret": issued["secret"],
-                "access_level": issued["access_level"],
-            }
-        )
+        issued = await oauth1.regenerate_user_token(str(body.get("access_token", "")))
+        return _json(oauth1_credentials(issued))
 
     return [
         Route("/oauth/request_token", endpoint("oauthRequestToken", request_token), methods=["POST"]),

@@ -15,8 +15,8 @@ from starlette.routing import BaseRoute, Route
 from roost.control.state import ServerState
 from roost.core import jsonio
 from roost.domain import oauth2_flow as flow
-from roost.oauth import limits
-from roost.oauth.web import current_user, page, sign_in, start_session, test_approval
+from roost.oauth.limits import OAuthLimits
+from roost.oauth.web import Browser, page
 
 TEMPLATE = "oauth2_authorize.html"
 AUTHORIZE_PARAMS = (
@@ -31,11 +31,12 @@ AUTHORIZE_PARAMS = (
 _NO_STORE = {"cache-control": "no-store", "pragma": "no-cache"}
 
 
-def routes(state: ServerState) -> list[BaseRoute]:
-    services = state.services
+def routes(state: ServerState, limits: OAuthLimits) -> list[BaseRoute]:
+    oauth2 = state.domain.oauth2
+    browser = Browser(state.domain.sign_in, state.settings)
 
     def rate_limit(request: Request, name: str) -> dict[str, str]:
-        return limits.count(services, request, name)
+        return limits.count(request, name)
 
     async def authorize(request: Request) -> Response:
         rate_limit(request, "oauth2Authorize")
@@ -44,37 +45,37 @@ def routes(state: ServerState) -> list[BaseRoute]:
         else:
             fields = dict(request.query_params)
         try:
-            checked = await flow.check_authorize(services, fields)
+            checked = await oauth2.check_authorize(fields)
         except flow.AuthorizePageError as exc:
             return page(TEMPLATE, 400, title="Authorization error", failure=str(exc))
         except flow.AuthorizeRedirect as exc:
             return RedirectResponse(exc.url, status_code=302)
         params = {name: fields[name] for name in AUTHORIZE_PARAMS if name in fields}
         if request.method == "GET":
-            approval = await test_approval(state, request)
+            approval = await browser.test_approval(request)
             if approval is not None:
                 if approval.user is None:
                     return page(TEMPLATE, 400, title="Authorization error", failure="No such user.")
                 if not approval.approve:
                     return RedirectResponse(flow.deny(checked), status_code=302)
-                return RedirectResponse(await flow.approve(services, checked, approval.user["id"]), 302)
+                return RedirectResponse(await oauth2.approve(checked, approval.user["id"]), 302)
             return await show(request, checked, params)
         action = fields.get("action", "")
         if action == "cancel":
             return RedirectResponse(flow.deny(checked), status_code=302)
         if action == "sign_in":
-            user = await sign_in(state, fields.get("username", ""), fields.get("password", ""))
+            user = await browser.sign_in(fields.get("username", ""), fields.get("password", ""))
             if user is None:
                 error = "The username and password you entered did not match our records."
                 return await show(request, checked, params, error=error, username=fields.get("username"))
             # Post/redirect/get: the page is shown again, signed in, for the approval itself.
             response = RedirectResponse(f"{request.url.path}?{urlencode(params)}", status_code=303)
-            await start_session(state, response, user["id"])
+            await browser.start_session(response, user["id"])
             return response
-        user = await current_user(state, request)
+        user = await browser.current_user(request)
         if action != "authorize" or user is None:
             return await show(request, checked, params)
-        return RedirectResponse(await flow.approve(services, checked, user["id"]), status_code=302)
+        return RedirectResponse(await oauth2.approve(checked, user["id"]), status_code=302)
 
     async def show(
         request: Request, checked: flow.AuthorizeRequest, params: dict[str, str], **extra: Any
@@ -84,7 +85,7 @@ def routes(state: ServerState) -> list[BaseRoute]:
             title=f"Authorize {checked.app['name']}",
             app_name=checked.app["name"],
             scopes=checked.scopes,
-            user=await current_user(state, request),
+            user=await browser.current_user(request),
             params=params,
             action=request.url.path,
             **extra,
@@ -95,7 +96,7 @@ def routes(state: ServerState) -> list[BaseRoute]:
         fields = await _fields(request)
         basic = flow.parse_basic(request.headers.get("authorization"))
         try:
-            return _json(await flow.token(services, basic, fields), 200, headers)
+            return _json(await oauth2.token(basic, fields), 200, headers)
         except flow.OAuth2Error as exc:
             return _json(exc.body, exc.status, headers)
 
@@ -104,7 +105,7 @@ def routes(state: ServerState) -> list[BaseRoute]:
         fields = await _fields(request)
         basic = flow.parse_basic(request.headers.get("authorization"))
         try:
-            return _json(await flow.revoke(services, basic, fields), 200, headers)
+            return _json(await oauth2.revoke(basic, fields), 200, headers)
         except flow.OAuth2Error as exc:
             return _json(exc.body, exc.status, headers)
 
