@@ -4,8 +4,9 @@ mentions, and who blocks whom."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, select
 
 from roost.storage.db import Database, Row
 from roost.storage.schema import aaa_subscriptions, blocks, post_mentions, webhooks
@@ -25,7 +26,7 @@ _mentions = (
 
 
 @sized
-def _blockers_of(count: int):  # type: ignore[no-untyped-def]
+def _blockers_of(count: int) -> Select[Any]:
     return select(blocks.c.source_id).where(
         blocks.c.target_id == bindparam("target_id"), blocks.c.source_id.in_(binds(count))
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import Select, bindparam, delete, func, select, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import activity_subscriptions as subs
@@ -43,7 +43,7 @@ _position_before_time = select(func.coalesce(func.min(events.c.position), 0)).wh
 
 
 @sized
-def _matching(count: int):  # type: ignore[no-untyped-def]
+def _matching(count: int) -> Select[Any]:
     """Subscriptions of some event types filtered on one user, with their webhook's state; served by
     ix_activity_subscriptions_match (every event roost produces names a user)."""
     return (

@@ -276,7 +276,7 @@ class AdsStore:
         shape = (_bucket(len(query.ids)) if query.ids else 0, bool(query.name_prefix), query.with_deleted)
         desc = bool(query.sort and query.sort[1])
         limited = query.limit is not None
-        if limited:
+        if query.limit is not None:
             params.update(limit=query.limit + 1, offset=query.offset)
         rows = await reader.fetch_all(_account_list(*shape, sort, desc, limited, False), params)
         total = None

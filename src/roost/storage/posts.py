@@ -21,7 +21,7 @@ _insert_mention = insert_all(post_mentions)
 
 
 @sized
-def _by_ids(count: int):  # type: ignore[no-untyped-def]
+def _by_ids(count: int) -> Select[Any]:
     return select(posts).where(posts.c.id.in_(binds(count)))
 
 

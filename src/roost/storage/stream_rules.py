@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import Delete, Select, bindparam, delete, func, select
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import stream_rules as rules
@@ -35,7 +35,7 @@ _delete_all = delete(rules).where(rules.c.app_id == bindparam("app_id"))
 
 
 @sized
-def _by_ids(count: int):  # type: ignore[no-untyped-def]
+def _by_ids(count: int) -> Select[Any]:
     return (
         select(*_columns)
         .where(rules.c.app_id == bindparam("app_id"), rules.c.id.in_(binds(count)))
@@ -44,7 +44,7 @@ def _by_ids(count: int):  # type: ignore[no-untyped-def]
 
 
 @sized
-def _by_values(count: int):  # type: ignore[no-untyped-def]
+def _by_values(count: int) -> Select[Any]:
     return (
         select(*_columns)
         .where(rules.c.app_id == bindparam("app_id"), rules.c.value.in_(binds(count)))
@@ -53,7 +53,7 @@ def _by_values(count: int):  # type: ignore[no-untyped-def]
 
 
 @sized
-def _delete_ids(count: int):  # type: ignore[no-untyped-def]
+def _delete_ids(count: int) -> Delete:
     return delete(rules).where(rules.c.app_id == bindparam("app_id"), rules.c.id.in_(binds(count)))
 
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, or_, select, update
+from sqlalchemy import Select, and_, bindparam, func, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import follows, media, places, polls, users
@@ -38,32 +38,32 @@ _USER_CACHE_ROWS = 50_000
 
 
 @sized
-def _users_by_ids(count: int):  # type: ignore[no-untyped-def]
+def _users_by_ids(count: int) -> Select[Any]:
     return select(users).where(users.c.id.in_(binds(count)))
 
 
 @sized
-def _users_by_names(count: int):  # type: ignore[no-untyped-def]
+def _users_by_names(count: int) -> Select[Any]:
     return select(users).where(users.c.username_lower.in_(binds(count)))
 
 
 @sized
-def _media_by_keys(count: int):  # type: ignore[no-untyped-def]
+def _media_by_keys(count: int) -> Select[Any]:
     return select(media).where(media.c.media_key.in_(binds(count)))
 
 
 @sized
-def _polls_by_ids(count: int):  # type: ignore[no-untyped-def]
+def _polls_by_ids(count: int) -> Select[Any]:
     return select(polls).where(polls.c.id.in_(binds(count)))
 
 
 @sized
-def _places_by_ids(count: int):  # type: ignore[no-untyped-def]
+def _places_by_ids(count: int) -> Select[Any]:
     return select(places).where(places.c.id.in_(binds(count)))
 
 
 @sized
-def _following_among(count: int):  # type: ignore[no-untyped-def]
+def _following_among(count: int) -> Select[Any]:
     return select(follows.c.follower_id, follows.c.followee_id).where(
         or_(
             and_(follows.c.follower_id == bindparam("viewer"), follows.c.followee_id.in_(binds(count))),
