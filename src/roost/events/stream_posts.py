@@ -8,7 +8,7 @@ from typing import Any
 from roost.core import jsonio
 from roost.core.fields import FieldsEngine, RenderContext, Selection
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
-from roost.domain.lookup import StoreLoader, visible_post
+from roost.domain.lookup import Lookup, visible_post
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.search.view import PostView, view_of
 from roost.services import Services
@@ -55,7 +55,8 @@ async def render_post(services: Services, selection: Selection, post: Row) -> di
 async def render_line(services: Services, selection: Selection, kind: str, row: Row) -> dict[str, Any]:
     """One object of a stream line, rendered as for an app-only caller with the connection's fields."""
     context = RenderContext(selection.vocab, None, now_ms=services.clock.now_ms())
-    rendered = await fields_engine().render(kind, [row], selection, StoreLoader(services, None), context)
+    loader = Lookup(services.posts, services.users).loader(None)
+    rendered = await fields_engine().render(kind, [row], selection, loader, context)
     body: dict[str, Any] = {"data": rendered.data[0]}
     if rendered.includes:
         body["includes"] = rendered.includes
