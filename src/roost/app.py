@@ -101,7 +101,7 @@ class RoostApp:
         self.parts = {V2: v2, ADS: ads, PAGES: pages}
         self.state = state
         state.ready = True
-        self.dispatcher = Dispatcher(services)
+        self.dispatcher = server.dispatcher
         self.dispatcher.start()
         state.workers.append(self.dispatcher)
         if self.on_ready is not None:

@@ -13,14 +13,27 @@ from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.fields import FieldsEngine
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
+from roost.domain.activity import ActivityService
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import Lookup
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.posts import PostService
+from roost.domain.stream_links import StreamLinkService
+from roost.domain.stream_rules import StreamRuleService
 from roost.domain.timelines import Timelines
+from roost.domain.usage import Usage
+from roost.domain.webhooks import WebhookService
+from roost.events.dispatch import Dispatcher
+from roost.events.outbound import OutboundCalls
+from roost.events.replay import ReplayJobs
 from roost.services import Services
+from roost.storage.activity import ActivityStore
 from roost.storage.db import Database
+from roost.storage.replays import ReplayStore
+from roost.storage.stream_links import StreamLinkStore
+from roost.storage.stream_rules import StreamRuleStore
+from roost.storage.streams import StreamStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +43,11 @@ class Domain:
     lookup: Lookup
     posts: PostService
     timelines: Timelines
+    webhooks: WebhookService
+    stream_links: StreamLinkService
+    activity: ActivityService
+    stream_rules: StreamRuleService
+    usage: Usage
 
 
 @dataclass(slots=True)
@@ -41,6 +59,7 @@ class Server:
     stages: Stages
     engine: FieldsEngine
     domain: Domain
+    dispatcher: Dispatcher  # started and stopped by the app's lifespan
 
 
 def fields_engine() -> FieldsEngine:
@@ -59,9 +78,22 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         problem_types=ProblemTypes(settings.problem_type_base),
     )
     lookup = Lookup(services.posts, services.users)
+    ids, tokens, apps, users = services.ids, services.tokens, services.apps, services.users
+    replays = ReplayJobs(ReplayStore(db), services.clock)
+    outbound = OutboundCalls(settings, replays)
+    webhooks = WebhookService(
+        db, services.clock, ids, tokens, settings, apps, users, services.webhooks, outbound
+    )
     domain = Domain(
         lookup=lookup,
         posts=PostService(db, services.clock, services.ids, url_seed=settings.seed),
         timelines=Timelines(services.posts, lookup),
+        webhooks=webhooks,
+        stream_links=StreamLinkService(db, services.clock, ids, apps, StreamLinkStore(db), webhooks),
+        activity=ActivityService(
+            db, services.clock, ids, settings, ActivityStore(db), users, services.webhooks
+        ),
+        stream_rules=StreamRuleService(db, services.clock, ids, settings, StreamRuleStore(db)),
+        usage=Usage(StreamStore(db), services.clock, settings),
     )
-    return Server(settings, services, stages, fields_engine(), domain)
+    return Server(settings, services, stages, fields_engine(), domain, Dispatcher(services, replays))

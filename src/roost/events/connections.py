@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from roost.core import errors, jsonio
-from roost.domain import usage
+from roost.domain.usage import Usage
 from roost.events.tail import DEFAULT_KEEPALIVE_S, Tail
 from roost.platform.pipeline import Call, Stream
 from roost.services import Services
@@ -50,6 +50,10 @@ def wall_ms() -> int:
     """Heartbeats use the host's clock: they tell whether a process is alive, which moving the roost
     clock for a test must not change."""
     return int(time.time() * 1000)
+
+
+def usage_of(services: Services) -> Usage:
+    return Usage(StreamStore(services.db), services.clock, services.settings)
 
 
 def heartbeat_s(services: Services) -> float:
@@ -221,6 +225,7 @@ class StreamConnection:
         if entry.stop_reason is not None:
             tail.interrupt()
         store, loop, beat = StreamStore(services.db), asyncio.get_running_loop(), heartbeat_s(services)
+        usage = usage_of(services)
         next_beat = loop.time() + beat
         async for batch in tail.batches():
             if loop.time() >= next_beat:
@@ -246,16 +251,16 @@ class StreamConnection:
             capped = False
             if selector.counts_posts:
                 # Counted before they are sent: a post past the cap is never delivered.
-                left = await usage.allowance(services, entry.project_id)
+                left = await usage.allowance(entry.project_id)
                 if len(lines) > left:
                     lines, capped = lines[:left], True
-                await usage.record_usage(services, entry.project_id, len(lines), entry.app_id)
+                await usage.record(entry.project_id, len(lines), entry.app_id)
             for out in lines:
                 yield out
                 tail.wrote()
             if capped:
                 entry.stop_reason = USAGE_CAP
-                problem = await usage.cap_problem(services, entry.project_id)
+                problem = await usage.cap_problem(entry.project_id)
                 if problem is not None:
                     yield jsonio.dumps({"errors": [problem.body]}) + b"\r\n"
                 return
@@ -327,7 +332,7 @@ async def open_stream(call: Call, endpoint: str, selector: Selector, partition: 
         since = call.now_ms - int(params["backfill_minutes"]) * 60_000
     principal = call.principal
     if selector.counts_posts:
-        await usage.ensure_under_cap(services, principal.project_id)
+        await usage_of(services).ensure_under_cap(principal.project_id)
     position = await start_position(services, since)
     entry = await registry(services).open(
         services, principal.app_id, principal.project_id, endpoint, partition, client_ip=call.client_ip

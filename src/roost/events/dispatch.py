@@ -21,7 +21,7 @@ import aiohttp
 
 from roost.events.aaa import aaa_outgoing
 from roost.events.crc import signature
-from roost.events.replay import advance_replays
+from roost.events.replay import ReplayJobs
 from roost.events.schedule import CrcScheduler
 from roost.events.stream_hooks import StreamHooks
 from roost.events.xaa import xaa_outgoing
@@ -63,8 +63,9 @@ def retry_schedule(extra: dict[str, str]) -> list[int]:
 
 
 class Dispatcher:
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, replays: ReplayJobs) -> None:
         self.services = services
+        self._replays = replays
         self.store = DeliveryStore(services.db)
         self._task: asyncio.Task[None] | None = None
         self._session: aiohttp.ClientSession | None = None
@@ -156,7 +157,7 @@ class Dispatcher:
         if time.monotonic() - self._housekeeping_at >= HOUSEKEEPING_S:
             self._housekeeping_at = time.monotonic()
             await self.crc_scheduler.tick()
-            await advance_replays(self.services)
+            await self._replays.advance()
         await self.collect()
         await self._send_round()
 

@@ -13,7 +13,8 @@ import asyncio
 import contextlib
 import logging
 
-from roost.events.crc import judge, reply_limit, run_crc
+from roost.domain.webhooks import judge
+from roost.events.crc import reply_limit, run_crc
 from roost.services import Services
 
 log = logging.getLogger("roost.crc")

@@ -6,7 +6,6 @@ from typing import Any
 
 from roost.core import errors
 from roost.core.params import CsvOf, IntRange, Param, Snowflake, Timestamp, Token
-from roost.domain.activity import ActivityService
 from roost.events.xaa import ACTIVITY_SLOTS, ActivityStream
 from roost.platform.operations import ANY_AUTH, APP, Operation, RateLimit
 from roost.platform.pipeline import Call, Stream
@@ -19,30 +18,28 @@ BACKFILL_MAX_MINUTES = 5
 
 
 async def create_subscription(call: Call) -> dict[str, Any]:
-    return {"data": await ActivityService(call.services).create(call.principal, call.body)}
+    return {"data": await call.domain.activity.create(call.principal, call.body)}
 
 
 async def list_subscriptions(call: Call) -> dict[str, Any]:
     params = call.params
-    return await ActivityService(call.services).listing(
+    return await call.domain.activity.listing(
         call.principal.app_id, params.get("max_results", 100), params.get("pagination_token")
     )
 
 
 async def update_subscription(call: Call) -> dict[str, Any]:
-    data = await ActivityService(call.services).update(
-        call.principal.app_id, call.params["subscription_id"], call.body
-    )
+    data = await call.domain.activity.update(call.principal.app_id, call.params["subscription_id"], call.body)
     return {"data": data}
 
 
 async def delete_subscription(call: Call) -> dict[str, Any]:
-    total = await ActivityService(call.services).delete(call.principal.app_id, call.params["subscription_id"])
+    total = await call.domain.activity.delete(call.principal.app_id, call.params["subscription_id"])
     return {"data": {"deleted": True}, "meta": {"total_subscriptions": total}}
 
 
 async def delete_subscriptions(call: Call) -> dict[str, Any]:
-    return await ActivityService(call.services).delete_many(call.principal.app_id, call.params["ids"])
+    return await call.domain.activity.delete_many(call.principal.app_id, call.params["ids"])
 
 
 async def stream(call: Call) -> Stream:

@@ -11,7 +11,6 @@ from roost.core import errors, pagination
 from roost.core.clock import iso_ms
 from roost.core.params import Enum, EnumSet, IntRange, Param, Token
 from roost.core.records import Row
-from roost.domain import usage
 from roost.events.connections import active_rows, fresh_since, terminate
 from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call
@@ -49,7 +48,6 @@ USAGE_FIELDS = (
     "project_id",
     "project_usage",
 )
-DEFAULT_USAGE_FIELDS = frozenset({"cap_reset_day", "project_cap", "project_id", "project_usage"})
 MAX_UUIDS = 100
 
 
@@ -191,44 +189,10 @@ async def delete_by_uuids(call: Call) -> dict[str, Any]:
 
 
 async def get_usage(call: Call) -> dict[str, Any]:
-    services, principal = call.services, call.principal
-    fields: frozenset[str] = call.params.get("usage.fields") or DEFAULT_USAGE_FIELDS
-    project_id = principal.project_id
-    caps = usage.caps(services)
-    days = int(call.params["days"])
-    today = usage.day_start(services.clock.now_ms())
-    first = today - (days - 1) * usage.DAY_MS
-    data: dict[str, Any] = {}
-    if "project_id" in fields:
-        data["project_id"] = str(project_id)
-    if "project_cap" in fields:
-        data["project_cap"] = str(caps.monthly)
-    if "project_usage" in fields:
-        data["project_usage"] = str((await usage.used(services, project_id))[0])
-    if "cap_reset_day" in fields:
-        data["cap_reset_day"] = caps.reset_day
-    if fields & {"daily_project_usage", "daily_client_app_usage"}:
-        per_app: dict[int, dict[int, int]] = {principal.app_id: {}}
-        for app_id, day, posts in await StreamStore(services.db).daily_by_app(project_id, first):
-            per_app.setdefault(app_id, {})[day] = per_app.get(app_id, {}).get(day, 0) + posts
-        day_list = [first + i * usage.DAY_MS for i in range(days)]
-        if "daily_project_usage" in fields:
-            totals = {d: sum(app.get(d, 0) for app in per_app.values()) for d in day_list}
-            data["daily_project_usage"] = {
-                "project_id": str(project_id),
-                "usage": [{"date": iso_ms(d), "usage": str(totals[d])} for d in day_list],
-            }
-        if "daily_client_app_usage" in fields:
-            data["daily_client_app_usage"] = [
-                {
-                    "client_app_id": str(app_id),
-                    "usage": [{"date": iso_ms(d), "usage": str(counts.get(d, 0))} for d in day_list],
-                    "usage_result_count": days,
-                }
-                for app_id, counts in sorted(per_app.items())
-                if app_id  # 0: usage recorded without an app
-            ]
-    return {"data": data}
+    principal = call.principal
+    return await call.domain.usage.report(
+        principal.project_id, principal.app_id, int(call.params["days"]), call.params.get("usage.fields")
+    )
 
 
 CONNECTIONS_READ = RateLimit(app=450)  # no published figure: the rule-listing limit

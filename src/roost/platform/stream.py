@@ -11,7 +11,7 @@ from typing import Any
 from roost.core.fields import Selection
 from roost.core.params import CsvOf, Enum, EnumSet, IntRange, Param, Snowflake, Timestamp, Token
 from roost.core.records import Row
-from roost.domain.stream_rules import COUNT_FIELDS, RULES_EVENT, StreamRuleService
+from roost.domain.stream_rules import COUNT_FIELDS, RULES_EVENT
 from roost.events.connections import Active, StreamConnection, open_stream
 from roost.events.stream_posts import POST_KINDS, post_view, public_post, render_post
 from roost.events.stream_posts import line as stream_line
@@ -30,14 +30,14 @@ FILTERED_STREAM = "filtered_stream"
 
 async def get_rules(call: Call) -> dict[str, Any]:
     params = call.params
-    return await StreamRuleService(call.services).listing(
+    return await call.domain.stream_rules.listing(
         call.principal.app_id, params.get("ids"), params["max_results"], params.get("pagination_token")
     )
 
 
 async def update_rules(call: Call) -> Reply:
     params = call.params
-    status, body = await StreamRuleService(call.services).update(
+    status, body = await call.domain.stream_rules.update(
         call.principal,
         call.body,
         dry_run=params.get("dry_run") == "true",
@@ -47,9 +47,7 @@ async def update_rules(call: Call) -> Reply:
 
 
 async def rule_counts(call: Call) -> dict[str, Any]:
-    return await StreamRuleService(call.services).counts(
-        call.principal, call.params.get("rules_count.fields")
-    )
+    return await call.domain.stream_rules.counts(call.principal, call.params.get("rules_count.fields"))
 
 
 # ---- the stream ---------------------------------------------------------------------------------

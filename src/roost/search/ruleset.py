@@ -49,7 +49,7 @@ class RuleSet:
             self.index.remove(rule_id)
             self._values.pop(rule_id, None)
             self.tags.pop(rule_id, None)
-        limit = max(stream_rules.max_length(self.services), 4096)
+        limit = max(stream_rules.max_length(self.services.settings), 4096)
         for rule_id, row in found.items():
             if self._values.get(rule_id) == row["value"]:
                 continue
