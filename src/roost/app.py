@@ -16,9 +16,8 @@ from roost.control.routes import build_control_app
 from roost.control.social import social_routes
 from roost.control.state import ServerState
 from roost.core.clock import Clock
-from roost.events.connections import SHUTDOWN, registry
 from roost.events.dispatch import Dispatcher
-from roost.events.tail import end_all
+from roost.events.hub import StreamHub
 from roost.oauth import oauth_routes
 from roost.platform.openapi import build_document
 from roost.platform.pipeline import Pipeline
@@ -74,6 +73,7 @@ class RoostApp:
         self.state: ServerState | None = None
         self.parts: dict[str, ASGIApp] | None = None
         self.dispatcher: Dispatcher | None = None
+        self.streams: StreamHub | None = None
 
     async def startup(self) -> None:
         upgrade(self.settings.db_url)
@@ -100,6 +100,7 @@ class RoostApp:
         ads = AdsPipeline(server.stages, services, all_ads_operations())
         self.parts = {V2: v2, ADS: ads, PAGES: pages}
         self.state = state
+        self.streams = server.domain.streams
         state.ready = True
         self.dispatcher = server.dispatcher
         self.dispatcher.start()
@@ -110,11 +111,8 @@ class RoostApp:
     def end_streams(self) -> None:
         """End the open streams (called when the server is asked to stop, before it drains): each
         sends its last chunk and closes, so connections drain instead of being cut."""
-        if self.state is not None:
-            connections = registry(self.state.services)
-            for entry in list(connections.active.values()):
-                connections.kill(entry, SHUTDOWN)
-        end_all()
+        if self.streams is not None:
+            self.streams.end_all()
 
     async def shutdown(self) -> None:
         if self.state is not None:

@@ -24,10 +24,19 @@ from roost.domain.stream_rules import StreamRuleService
 from roost.domain.timelines import Timelines
 from roost.domain.usage import Usage
 from roost.domain.webhooks import WebhookService
+from roost.events.connection_admin import ConnectionAdmin
+from roost.events.connections import Registry
 from roost.events.dispatch import Dispatcher
+from roost.events.hub import StreamHub
 from roost.events.outbound import OutboundCalls
 from roost.events.replay import ReplayJobs
+from roost.events.stream_hooks import StreamHooks
+from roost.events.stream_posts import StreamObjects
+from roost.events.tail import EventLog
+from roost.events.xaa import ActivityEvents
+from roost.search.ruleset import RuleSet
 from roost.services import Services
+from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.db import Database
 from roost.storage.replays import ReplayStore
@@ -48,6 +57,8 @@ class Domain:
     activity: ActivityService
     stream_rules: StreamRuleService
     usage: Usage
+    streams: StreamHub  # every stream operation; ends the open streams when the server stops
+    connections: ConnectionAdmin  # /2/connections
 
 
 @dataclass(slots=True)
@@ -67,6 +78,38 @@ def fields_engine() -> FieldsEngine:
     return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
 
 
+@dataclass(frozen=True, slots=True)
+class EventLayer:
+    """The event layer of one server: its streams and their connections, the webhook dispatcher and
+    what the domain asks of the outside (CRC requests, the replay worker's wake-up)."""
+
+    streams: StreamHub
+    connections: ConnectionAdmin
+    dispatcher: Dispatcher
+    outbound: OutboundCalls
+
+
+def event_layer(services: Services, engine: FieldsEngine, lookup: Lookup, usage: Usage) -> EventLayer:
+    db, clock, settings = services.db, services.clock, services.settings
+    users, posts = services.users, services.posts
+    log = EventLog(db, services.events, ActivityStore(db), clock)
+    objects = StreamObjects(posts, users, engine, lookup.loader(None), clock)
+    activity = ActivityEvents(ActivityStore(db), AaaStore(db), users, posts, services.dms)
+
+    def rulesets(app_id: int) -> RuleSet:
+        return RuleSet(services, app_id)
+
+    registry = Registry(StreamStore(db), settings, clock, services.tokens)
+    replays = ReplayJobs(ReplayStore(db), clock)
+    hooks = StreamHooks(objects, StreamLinkStore(db), rulesets)
+    return EventLayer(
+        streams=StreamHub(registry, log, objects, usage, activity, rulesets, settings),
+        connections=ConnectionAdmin(registry, registry.store, db, clock, services.ids),
+        dispatcher=Dispatcher(services, replays, activity, hooks),
+        outbound=OutboundCalls(settings, replays),
+    )
+
+
 def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Server:
     services = Services.build(settings, db, clock)
     stages = Stages(
@@ -78,11 +121,12 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         problem_types=ProblemTypes(settings.problem_type_base),
     )
     lookup = Lookup(services.posts, services.users)
+    engine = fields_engine()
     ids, tokens, apps, users = services.ids, services.tokens, services.apps, services.users
-    replays = ReplayJobs(ReplayStore(db), services.clock)
-    outbound = OutboundCalls(settings, replays)
+    usage = Usage(StreamStore(db), services.clock, settings)
+    events = event_layer(services, engine, lookup, usage)
     webhooks = WebhookService(
-        db, services.clock, ids, tokens, settings, apps, users, services.webhooks, outbound
+        db, services.clock, ids, tokens, settings, apps, users, services.webhooks, events.outbound
     )
     domain = Domain(
         lookup=lookup,
@@ -94,6 +138,8 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
             db, services.clock, ids, settings, ActivityStore(db), users, services.webhooks
         ),
         stream_rules=StreamRuleService(db, services.clock, ids, settings, StreamRuleStore(db)),
-        usage=Usage(StreamStore(db), services.clock, settings),
+        usage=usage,
+        streams=events.streams,
+        connections=events.connections,
     )
-    return Server(settings, services, stages, fields_engine(), domain, Dispatcher(services, replays))
+    return Server(settings, services, stages, engine, domain, events.dispatcher)

@@ -24,7 +24,7 @@ from roost.events.crc import signature
 from roost.events.replay import ReplayJobs
 from roost.events.schedule import CrcScheduler
 from roost.events.stream_hooks import StreamHooks
-from roost.events.xaa import xaa_outgoing
+from roost.events.xaa import ActivityEvents
 from roost.services import Services
 from roost.storage.db import Row
 from roost.storage.deliveries import DeliveryStore
@@ -63,9 +63,12 @@ def retry_schedule(extra: dict[str, str]) -> list[int]:
 
 
 class Dispatcher:
-    def __init__(self, services: Services, replays: ReplayJobs) -> None:
+    def __init__(
+        self, services: Services, replays: ReplayJobs, activity: ActivityEvents, stream_hooks: StreamHooks
+    ) -> None:
         self.services = services
         self._replays = replays
+        self._activity = activity
         self.store = DeliveryStore(services.db)
         self._task: asyncio.Task[None] | None = None
         self._session: aiohttp.ClientSession | None = None
@@ -77,7 +80,7 @@ class Dispatcher:
         self._finished: list[dict[str, Any]] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self.crc_scheduler = CrcScheduler(services)
-        self.stream_hooks = StreamHooks(services)  # filtered-stream webhooks: links and rules in memory
+        self.stream_hooks = stream_hooks  # filtered-stream webhooks: links and rules in memory
 
     def start(self) -> None:
         self._stopping = False
@@ -176,7 +179,7 @@ class Dispatcher:
     async def _deliveries_for(self, event: Row) -> list[dict[str, Any]]:
         outgoing = [
             *await aaa_outgoing(self.services, event),
-            *await xaa_outgoing(self.services, event),
+            *await self._activity.outgoing(event),
             *await self.stream_hooks.outgoing(event),
         ]
         now = self.services.clock.now_ms()
