@@ -86,7 +86,13 @@ class RoostApp:
         state = ServerState(services, lambda: build_document(operations, engine, self.settings.api_version))
         await state.seed_if_empty()
         pages = build_control_app(
-            state, [*oauth_routes(state), *delivery_routes(state), *social_routes(state), *ads_routes(state)]
+            state,
+            [
+                *oauth_routes(state),
+                *delivery_routes(server.domain.deliveries),
+                *social_routes(state),
+                *ads_routes(state),
+            ],
         )
         v2 = Pipeline(
             server.stages,

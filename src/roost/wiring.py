@@ -24,12 +24,15 @@ from roost.domain.stream_rules import StreamRuleService
 from roost.domain.timelines import Timelines
 from roost.domain.usage import Usage
 from roost.domain.webhooks import WebhookService
+from roost.events.aaa import AccountActivity
 from roost.events.connection_admin import ConnectionAdmin
 from roost.events.connections import Registry
+from roost.events.deliveries import DeliveryRecords
 from roost.events.dispatch import Dispatcher
 from roost.events.hub import StreamHub
 from roost.events.outbound import OutboundCalls
 from roost.events.replay import ReplayJobs
+from roost.events.schedule import CrcScheduler
 from roost.events.stream_hooks import StreamHooks
 from roost.events.stream_posts import StreamObjects
 from roost.events.tail import EventLog
@@ -39,6 +42,7 @@ from roost.services import Services
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.db import Database
+from roost.storage.deliveries import DeliveryStore
 from roost.storage.replays import ReplayStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
@@ -59,6 +63,7 @@ class Domain:
     usage: Usage
     streams: StreamHub  # every stream operation; ends the open streams when the server stops
     connections: ConnectionAdmin  # /2/connections
+    deliveries: DeliveryRecords  # /_roost/deliveries
 
 
 @dataclass(slots=True)
@@ -85,6 +90,7 @@ class EventLayer:
 
     streams: StreamHub
     connections: ConnectionAdmin
+    deliveries: DeliveryRecords
     dispatcher: Dispatcher
     outbound: OutboundCalls
 
@@ -94,18 +100,34 @@ def event_layer(services: Services, engine: FieldsEngine, lookup: Lookup, usage:
     users, posts = services.users, services.posts
     log = EventLog(db, services.events, ActivityStore(db), clock)
     objects = StreamObjects(posts, users, engine, lookup.loader(None), clock)
-    activity = ActivityEvents(ActivityStore(db), AaaStore(db), users, posts, services.dms)
+    aaa = AaaStore(db)
+    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, services.dms)
 
     def rulesets(app_id: int) -> RuleSet:
         return RuleSet(services, app_id)
 
     registry = Registry(StreamStore(db), settings, clock, services.tokens)
     replays = ReplayJobs(ReplayStore(db), clock)
-    hooks = StreamHooks(objects, StreamLinkStore(db), rulesets)
+    deliveries = DeliveryStore(db)
+    dispatcher = Dispatcher(
+        log,
+        deliveries,
+        services.webhooks,
+        services.apps,
+        settings,
+        fanouts=(
+            AccountActivity(aaa, users, posts, services.dms),
+            activity,
+            StreamHooks(objects, StreamLinkStore(db), rulesets),  # links and rules held in memory
+        ),
+        crc_scheduler=CrcScheduler(services.webhooks, services.apps, clock, services.tokens, settings),
+        replays=replays,
+    )
     return EventLayer(
         streams=StreamHub(registry, log, objects, usage, activity, rulesets, settings),
         connections=ConnectionAdmin(registry, registry.store, db, clock, services.ids),
-        dispatcher=Dispatcher(services, replays, activity, hooks),
+        deliveries=DeliveryRecords(deliveries),
+        dispatcher=dispatcher,
         outbound=OutboundCalls(settings, replays),
     )
 
@@ -141,5 +163,6 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         usage=usage,
         streams=events.streams,
         connections=events.connections,
+        deliveries=events.deliveries,
     )
     return Server(settings, services, stages, engine, domain, events.dispatcher)
