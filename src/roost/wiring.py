@@ -106,7 +106,8 @@ def event_layer(services: Services, engine: FieldsEngine, lookup: Lookup, usage:
     def rulesets(app_id: int) -> RuleSet:
         return RuleSet(services, app_id)
 
-    registry = Registry(StreamStore(db), settings, clock, services.tokens)
+    connection_rows = StreamStore(db)
+    registry = Registry(connection_rows, settings, clock, services.tokens)
     replays = ReplayJobs(ReplayStore(db), clock)
     deliveries = DeliveryStore(db)
     dispatcher = Dispatcher(
@@ -125,7 +126,7 @@ def event_layer(services: Services, engine: FieldsEngine, lookup: Lookup, usage:
     )
     return EventLayer(
         streams=StreamHub(registry, log, objects, usage, activity, rulesets, settings),
-        connections=ConnectionAdmin(registry, registry.store, db, clock, services.ids),
+        connections=ConnectionAdmin(registry, connection_rows, db, clock, services.ids),
         deliveries=DeliveryRecords(deliveries),
         dispatcher=dispatcher,
         outbound=OutboundCalls(settings, replays),

@@ -125,7 +125,7 @@ class Registry:
     """Open connections of one server, bounded per (app, endpoint, partition) by a feature setting."""
 
     def __init__(self, store: StreamStore, settings: Settings, clock: Clock, tokens: TokenSource) -> None:
-        self.store = store
+        self._store = store
         self._settings = settings  # read live: limits and keep-alive intervals are feature settings
         self._clock = clock
         self._tokens = tokens
@@ -167,7 +167,7 @@ class Registry:
         self.active[ident] = entry  # held before the first await: the limit check cannot race
         if not endpoint.recorded:
             return entry
-        store = self.store
+        store = self._store
         try:
             await store.open_connection(
                 ident, app_id, project_id, endpoint.name, partition, now, wall_ms(), client_ip
@@ -198,7 +198,7 @@ class Registry:
 
     async def touch(self, entry: Active) -> None:
         with contextlib.suppress(Exception):  # a missed heartbeat only ages the row
-            await self.store.touch(entry.uuid, wall_ms())
+            await self._store.touch(entry.uuid, wall_ms())
 
     async def close(self, entry: Active, reason: str) -> None:
         self.active.pop(entry.uuid, None)
@@ -209,7 +209,7 @@ class Registry:
         self.ending.add(entry.uuid)
         try:
             with contextlib.suppress(Exception):  # history is best effort; the slot is free already
-                await self.store.close_connection(
+                await self._store.close_connection(
                     entry.uuid, self._clock.now_ms(), entry.stop_reason or reason
                 )
         finally:
@@ -265,10 +265,10 @@ class StreamConnection:
         if entry.stop_reason is not None:
             tail.interrupt()
         loop = asyncio.get_running_loop()
-        beat = registry.heartbeat_s() if entry.endpoint.recorded else None
-        next_beat = loop.time() + beat if beat is not None else None
+        beat = registry.heartbeat_s() if entry.endpoint.recorded else None  # only rows have heartbeats
+        next_beat = loop.time() + (beat or 0.0)
         async for batch in tail.batches():
-            if beat is not None and next_beat is not None and loop.time() >= next_beat:
+            if beat is not None and loop.time() >= next_beat:
                 next_beat = loop.time() + beat
                 await registry.touch(entry)
             if not batch:

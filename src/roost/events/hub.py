@@ -81,7 +81,7 @@ class StreamHub:
         rulesets: Callable[[int], RuleSet],  # an app's filtered-stream rules, not loaded yet
         settings: Settings,  # read live: the sample percentages
     ) -> None:
-        self.registry = registry
+        self._registry = registry
         self._log = log
         self._objects = objects
         self._usage = usage
@@ -92,7 +92,7 @@ class StreamHub:
     def end_all(self) -> int:
         """End every open stream (the server is stopping): each sends its last chunk and closes, so
         connections drain instead of being cut. Returns how many there were."""
-        return self.registry.end_all(SHUTDOWN)
+        return self._registry.end_all(SHUTDOWN)
 
     async def open(
         self, opening: Opening, endpoint: Endpoint, selector: Selector, partition: int | None = None
@@ -103,13 +103,13 @@ class StreamHub:
         if selector.counts_posts:
             await self._usage.ensure_under_cap(opening.project_id)
         position = await self._log.start_position(since)
-        entry = await self.registry.open(
+        entry = await self._registry.open(
             endpoint, opening.app_id, opening.project_id, partition, opening.client_ip
         )
         connection = StreamConnection(
             entry,
             selector,
-            registry=self.registry,
+            registry=self._registry,
             log=self._log,
             usage=self._usage,
             position=position,
