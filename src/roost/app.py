@@ -17,9 +17,8 @@ from roost.control.social import social_routes
 from roost.control.state import ServerState
 from roost.core.clock import Clock
 from roost.core.wire import ASGIApp, Receive, Scope, Send
-from roost.events.connections import SHUTDOWN, registry
 from roost.events.dispatch import Dispatcher
-from roost.events.tail import end_all
+from roost.events.hub import StreamHub
 from roost.oauth import oauth_routes
 from roost.oauth.limits import OAuthLimits
 from roost.platform.openapi import build_document
@@ -75,6 +74,7 @@ class RoostApp:
         self.parts: dict[str, ASGIApp] | None = None
         self.v2: Pipeline | None = None
         self.dispatcher: Dispatcher | None = None
+        self.streams: StreamHub | None = None
 
     async def startup(self) -> None:
         upgrade(self.settings.db_url)
@@ -95,7 +95,13 @@ class RoostApp:
         limits = OAuthLimits(server.stages.limiter, server.stages.clock, self.settings.limits)
         oauth = oauth_routes(state, limits)
         pages = build_control_app(
-            state, [*oauth, *delivery_routes(state), *social_routes(state), *ads_routes(server.ads)]
+            state,
+            [
+                *oauth,
+                *delivery_routes(server.domain.deliveries),
+                *social_routes(state),
+                *ads_routes(server.ads),
+            ],
         )
         v2 = Pipeline(
             server.stages,
@@ -110,8 +116,9 @@ class RoostApp:
         self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
         self.v2 = v2
         self.state = state
+        self.streams = server.domain.streams
         state.ready = True
-        self.dispatcher = Dispatcher(services)
+        self.dispatcher = server.dispatcher
         self.dispatcher.start()
         state.workers.append(self.dispatcher)
         if self.on_ready is not None:
@@ -120,11 +127,8 @@ class RoostApp:
     def end_streams(self) -> None:
         """End the open streams (called when the server is asked to stop, before it drains): each
         sends its last chunk and closes, so connections drain instead of being cut."""
-        if self.state is not None:
-            connections = registry(self.state.services)
-            for entry in list(connections.active.values()):
-                connections.kill(entry, SHUTDOWN)
-        end_all()
+        if self.streams is not None:
+            self.streams.end_all()
 
     async def shutdown(self) -> None:
         if self.state is not None:

@@ -30,8 +30,8 @@ from roost.core.fields import FieldsEngine
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
 from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
-from roost.domain import usage
 from roost.domain.accounts import AccountService
+from roost.domain.activity import ActivityService
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
@@ -48,12 +48,37 @@ from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
 from roost.domain.spaces import Spaces
+from roost.domain.stream_links import StreamLinkService
+from roost.domain.stream_rules import StreamRuleService
+from roost.domain.stream_ruleset import RuleSet
 from roost.domain.timelines import Timelines
 from roost.domain.transfer import Transfer
+from roost.domain.usage import Usage
+from roost.domain.webhooks import WebhookService
+from roost.events.aaa import AccountActivity
+from roost.events.connection_admin import ConnectionAdmin
+from roost.events.connections import Registry
+from roost.events.deliveries import DeliveryRecords
+from roost.events.dispatch import Dispatcher
+from roost.events.hub import StreamHub
+from roost.events.outbound import OutboundCalls
+from roost.events.replay import ReplayJobs
+from roost.events.schedule import CrcScheduler
+from roost.events.stream_hooks import StreamHooks
+from roost.events.stream_posts import StreamObjects
+from roost.events.tail import EventLog
+from roost.events.xaa import ActivityEvents
 from roost.services import Services
+from roost.storage.aaa import AaaStore
+from roost.storage.activity import ActivityStore
 from roost.storage.db import Database
+from roost.storage.deliveries import DeliveryStore
+from roost.storage.replays import ReplayStore
 from roost.storage.search import SearchStore
 from roost.storage.social import SocialStore
+from roost.storage.stream_links import StreamLinkStore
+from roost.storage.stream_rules import StreamRuleStore
+from roost.storage.streams import StreamStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +101,14 @@ class Domain:
     sign_in: SignIn
     transfer: Transfer
     maintenance: Maintenance
+    webhooks: WebhookService
+    stream_links: StreamLinkService
+    activity: ActivityService
+    stream_rules: StreamRuleService
+    usage: Usage
+    streams: StreamHub  # every stream operation; ends the open streams when the server stops
+    connections: ConnectionAdmin  # /2/connections
+    deliveries: DeliveryRecords  # /_roost/deliveries
 
 
 @dataclass(slots=True)
@@ -89,25 +122,62 @@ class Server:
     domain: Domain
     ads: AdsDomain  # what ads handlers and the ads control plane call
     demo: DemoSeed
-
-
-class _ProjectPostCap:
-    """The post cap as `SearchService` asks for it, over domain/usage.py's functions (which still take
-    the `Services` locator)."""
-
-    def __init__(self, services: Services) -> None:
-        self._services = services
-
-    async def ensure_under_cap(self, project_id: int) -> None:
-        await usage.ensure_under_cap(self._services, project_id)
-
-    async def record_usage(self, project_id: int, count: int, app_id: int) -> None:
-        await usage.record_usage(self._services, project_id, count, app_id)
+    dispatcher: Dispatcher  # started and stopped by the app's lifespan
 
 
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
     return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
+
+
+@dataclass(frozen=True, slots=True)
+class EventLayer:
+    """The event layer of one server: its streams and their connections, the webhook dispatcher and
+    what the domain asks of the outside (CRC requests, the replay worker's wake-up)."""
+
+    streams: StreamHub
+    connections: ConnectionAdmin
+    deliveries: DeliveryRecords
+    dispatcher: Dispatcher
+    outbound: OutboundCalls
+
+
+def event_layer(services: Services, engine: FieldsEngine, lookup: Lookup, usage: Usage) -> EventLayer:
+    db, clock, settings = services.db, services.clock, services.settings
+    users, posts = services.users, services.posts
+    log = EventLog(db, services.events, ActivityStore(db), clock)
+    objects = StreamObjects(posts, users, engine, lookup.loader(None), clock)
+    aaa = AaaStore(db)
+    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, services.dms)
+
+    def rulesets(app_id: int) -> RuleSet:
+        return RuleSet(db, settings, app_id)
+
+    connection_rows = StreamStore(db)
+    registry = Registry(connection_rows, settings, clock, services.tokens)
+    replays = ReplayJobs(ReplayStore(db), clock)
+    deliveries = DeliveryStore(db)
+    dispatcher = Dispatcher(
+        log,
+        deliveries,
+        services.webhooks,
+        services.apps,
+        settings,
+        fanouts=(
+            AccountActivity(aaa, users, posts, services.dms),
+            activity,
+            StreamHooks(objects, StreamLinkStore(db), rulesets),  # links and rules held in memory
+        ),
+        crc_scheduler=CrcScheduler(services.webhooks, services.apps, clock, services.tokens, settings),
+        replays=replays,
+    )
+    return EventLayer(
+        streams=StreamHub(registry, log, objects, usage, activity, rulesets, settings),
+        connections=ConnectionAdmin(registry, connection_rows, db, clock, services.ids),
+        deliveries=DeliveryRecords(deliveries),
+        dispatcher=dispatcher,
+        outbound=OutboundCalls(settings, replays),
+    )
 
 
 def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Server:
@@ -123,14 +193,20 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     clock, ids, tokens = services.clock, services.ids, services.tokens
     apps, users, posts = services.apps, services.users, services.posts
     authenticator = services.authenticator
+    engine = fields_engine()
     lookup = Lookup(posts, users)
     social = SocialService(db, clock, ids, posts, lookup)
     accounts = AccountService(db, apps, users, clock, ids, tokens, authenticator, social.follow_directly)
     maintenance = Maintenance(db, apps, users, posts, clock, ids, authenticator, services.rate_limiter)
+    usage = Usage(StreamStore(db), clock, settings)
+    events = event_layer(services, engine, lookup, usage)
+    webhooks = WebhookService(
+        db, clock, ids, tokens, settings, apps, users, services.webhooks, events.outbound
+    )
     domain = Domain(
         lookup=lookup,
         posts=PostService(db, clock, ids, url_seed=settings.seed),
-        search=SearchService(SearchStore(db), settings, _ProjectPostCap(services)),
+        search=SearchService(SearchStore(db), settings, usage),
         timelines=Timelines(posts, lookup),
         social=social,
         social_lists=SocialLists(SocialStore(db), users, posts, lookup),
@@ -144,6 +220,14 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         sign_in=SignIn(db, users, clock),
         transfer=Transfer(db, users, posts, clock, maintenance),
         maintenance=maintenance,
+        webhooks=webhooks,
+        stream_links=StreamLinkService(db, clock, ids, apps, StreamLinkStore(db), webhooks),
+        activity=ActivityService(db, clock, ids, settings, ActivityStore(db), users, services.webhooks),
+        stream_rules=StreamRuleService(db, clock, ids, settings, StreamRuleStore(db)),
+        usage=usage,
+        streams=events.streams,
+        connections=events.connections,
+        deliveries=events.deliveries,
     )
     demo = DemoSeed(
         enabled=settings.demo,
@@ -156,7 +240,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         ads=_demo_ads(services),
     )
     ads = ads_domain(settings, db, services)
-    return Server(settings, services, stages, fields_engine(), domain, ads, demo)
+    return Server(settings, services, stages, engine, domain, ads, demo, events.dispatcher)
 
 
 def _demo_ads(services: Services) -> AdsSeed:

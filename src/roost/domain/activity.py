@@ -11,15 +11,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from roost.config import Settings
 from roost.core import errors, jsonio, pagination
-from roost.core.clock import iso_ms, parse_rfc3339
+from roost.core.clock import Clock, iso_ms, parse_rfc3339
+from roost.core.ids import SnowflakeGenerator
 from roost.core.pagination import PageToken
 from roost.core.params import MAX_ID
 from roost.core.principal import Principal
-from roost.services import Services
+from roost.core.records import Row
 from roost.storage import activity as rows
 from roost.storage.activity import ActivityStore
-from roost.storage.db import Row
+from roost.storage.db import Database
+from roost.storage.users import UserStore
+from roost.storage.webhooks import WebhookStore
 
 DEFAULT_LIMIT = 1500
 MAX_TAG = 200
@@ -204,12 +208,26 @@ def render_subscription(row: Row) -> dict[str, Any]:
 
 
 class ActivityService:
-    def __init__(self, services: Services) -> None:
-        self.s = services
-        self.store = ActivityStore(services.db)
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        ids: SnowflakeGenerator,
+        settings: Settings,  # read live: activity_subscription_limit
+        store: ActivityStore,
+        users: UserStore,
+        webhooks: WebhookStore,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._ids = ids
+        self._settings = settings
+        self.store = store
+        self._users = users
+        self._webhooks = webhooks
 
     def limit(self) -> int:
-        return self.s.settings.whole("activity_subscription_limit", DEFAULT_LIMIT)
+        return self._settings.whole("activity_subscription_limit", DEFAULT_LIMIT)
 
     # ---- validation ----------------------------------------------------------------------------
 
@@ -269,7 +287,7 @@ class ActivityService:
         if webhook_id is None:
             return
         # No webhook has an id beyond 64 bits (nor could SQLite look one up).
-        row = await self.s.webhooks.get(webhook_id) if webhook_id <= MAX_ID else None
+        row = await self._webhooks.get(webhook_id) if webhook_id <= MAX_ID else None
         if row is None or int(row["app_id"]) != app_id:
             raise errors.webhook_failure(
                 "WebhookIdInvalid", f"Webhook id {webhook_id} is not valid for this app"
@@ -284,18 +302,18 @@ class ActivityService:
         for name in ("event_type", "filter"):
             if name not in body:
                 raise _invalid(f"$.{name}: is missing but it is required")
-        now = self.s.clock.now_ms()
+        now = self._clock.now_ms()
         event_type = event_type_of(body["event_type"], now)
         user_id, keyword, direction = self._filter(event_type, body["filter"])
         tag = _tag(body)
         webhook_id = _id_value(body, "webhook_id")
         self._authorise(principal, event_type, user_id)
         await self._webhook(principal.app_id, webhook_id)
-        if user_id is not None and (user_id > MAX_ID or await self.s.users.get(user_id) is None):
+        if user_id is not None and (user_id > MAX_ID or await self._users.get(user_id) is None):
             raise _invalid(f"$.filter.user_id: user {user_id} does not exist")
         limit = self.limit()
         row = {
-            "id": self.s.ids.next_id(),
+            "id": self._ids.next_id(),
             "app_id": principal.app_id,
             "event_type": event_type,
             "filter_user_id": user_id,
@@ -306,7 +324,7 @@ class ActivityService:
             "created_at": now,
             "updated_at": now,
         }
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             if await rows.duplicate_tx(tx, principal.app_id, event_type, user_id, keyword, direction):
                 raise errors.webhook_failure(
                     "DuplicateSubscriptionFailed",
@@ -340,8 +358,8 @@ class ActivityService:
         tag = _tag(body)
         webhook_id = _id_value(body, "webhook_id")
         await self._webhook(app_id, webhook_id)
-        now = self.s.clock.now_ms()
-        async with self.s.db.transaction() as tx:
+        now = self._clock.now_ms()
+        async with self._db.transaction() as tx:
             row = await rows.get_tx(tx, subscription_id)
             if row is None or int(row["app_id"]) != app_id:
                 raise _not_found(subscription_id)
@@ -354,7 +372,7 @@ class ActivityService:
 
     async def delete(self, app_id: int, subscription_id: int) -> int:
         """Deletes one subscription; answers how many the app has left."""
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             if not await rows.delete_subscription(tx, app_id, subscription_id):
                 raise _not_found(subscription_id)
             return await rows.count_of_app_tx(tx, app_id)
@@ -362,7 +380,7 @@ class ActivityService:
     async def delete_many(self, app_id: int, ids: list[int]) -> dict[str, Any]:
         data: list[dict[str, Any]] = []
         problems: list[dict[str, Any]] = []
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             for subscription_id in dict.fromkeys(ids):  # each id once, in the order given
                 deleted = await rows.delete_subscription(tx, app_id, subscription_id)
                 data.append({"subscription_id": str(subscription_id), "deleted": deleted})

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from roost.config import Settings
 from roost.core import pagination
@@ -18,6 +18,7 @@ from roost.core.errors import invalid_request, param_error
 from roost.core.pagination import PageToken
 from roost.core.principal import Principal
 from roost.core.records import Row
+from roost.domain.usage import Usage
 from roost.search.ast import And, Node, Not, Operator, Or, QueryError
 from roost.search.matcher import matches
 from roost.search.parser import parse
@@ -47,15 +48,6 @@ KEYWORD_REPOSTS_CUTOFF_MS = parse_rfc3339("2026-05-04T00:00:00Z") or 0
 GRANULARITY_MS = {"minute": MINUTE_MS, "hour": 3_600_000, "day": DAY_MS}
 # Query length limits of the self-serve access levels (facts §4); settings can raise them.
 QUERY_LIMITS = {"recent": 512, "all": 1024}
-
-
-class PostCap(Protocol):
-    """The project's monthly post cap (domain/usage.py): posts returned by search count against it,
-    as streamed ones do."""
-
-    async def ensure_under_cap(self, project_id: int) -> None: ...
-
-    async def record_usage(self, project_id: int, count: int, app_id: int) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +124,7 @@ class SearchService:
     limits (`search_{recent,all}_max_query_length`) and the default end lag
     (`search_default_end_lag_s`) can change while the server runs."""
 
-    def __init__(self, store: SearchStore, settings: Settings, cap: PostCap) -> None:
+    def __init__(self, store: SearchStore, settings: Settings, cap: Usage) -> None:
         self._store = store
         self._settings = settings
         self._cap = cap
@@ -227,7 +219,7 @@ class SearchService:
         returned count against the cap."""
         await self._cap.ensure_under_cap(principal.project_id)
         rows, meta = await self.page(product, request, now_ms)
-        await self._cap.record_usage(principal.project_id, len(rows), principal.app_id)
+        await self._cap.record(principal.project_id, len(rows), principal.app_id)
         return rows, meta
 
     async def page(

@@ -13,11 +13,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.clock import iso_ms
+from roost.core.clock import Clock, iso_ms
+from roost.core.ids import SnowflakeGenerator
+from roost.core.records import Row
 from roost.domain.webhooks import WebhookService
-from roost.services import Services
 from roost.storage import stream_links as rows
-from roost.storage.db import Executor, Row
+from roost.storage.apps import AppStore
+from roost.storage.db import Database, Executor
 from roost.storage.events import append_event
 from roost.storage.stream_links import StreamLinkStore
 
@@ -48,15 +50,28 @@ def render_link(row: Row, owner_user_id: int | None) -> dict[str, Any]:
 
 
 class StreamLinkService:
-    def __init__(self, services: Services) -> None:
-        self.s = services
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        ids: SnowflakeGenerator,
+        apps: AppStore,
+        links: StreamLinkStore,
+        webhooks: WebhookService,  # whose webhook it is
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._ids = ids
+        self._apps = apps
+        self._links = links
+        self._webhooks = webhooks
 
     async def _event(self, tx: Executor, kind: str, app_id: int, webhook_id: int) -> None:
         await append_event(
             tx,
-            event_id=self.s.ids.next_id(),
+            event_id=self._ids.next_id(),
             kind=kind,
-            created_at=self.s.clock.now_ms(),
+            created_at=self._clock.now_ms(),
             user_id=None,
             object_id=webhook_id,
             payload={"app_id": app_id, "webhook_id": webhook_id},
@@ -64,14 +79,14 @@ class StreamLinkService:
 
     async def link(self, app_id: int, webhook_id: int, params: Iterable[tuple[str, str]]) -> None:
         """Link; the webhook must be the app's (else `WebhookIdInvalid`) and not linked yet."""
-        await WebhookService(self.s).owned(app_id, webhook_id)
+        await self._webhooks.owned(app_id, webhook_id)
         row = {
             "webhook_id": webhook_id,
             "app_id": app_id,
             "params": jsonio.dumps([[name, value] for name, value in params]).decode(),
-            "created_at": self.s.clock.now_ms(),
+            "created_at": self._clock.now_ms(),
         }
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             await rows.purge_dangling(tx, app_id)
             if await rows.link_tx(tx, webhook_id) is not None:
                 raise errors.webhook_failure(
@@ -81,13 +96,13 @@ class StreamLinkService:
             await self._event(tx, LINK_EVENT, app_id, webhook_id)
 
     async def listing(self, app_id: int) -> list[dict[str, Any]]:
-        app = await self.s.apps.get(app_id)
+        app = await self._apps.get(app_id)
         owner = None if app is None or app["owner_user_id"] is None else int(app["owner_user_id"])
-        return [render_link(row, owner) for row in await StreamLinkStore(self.s.db).of_app(app_id)]
+        return [render_link(row, owner) for row in await self._links.of_app(app_id)]
 
     async def unlink(self, app_id: int, webhook_id: int) -> None:
-        await WebhookService(self.s).owned(app_id, webhook_id)
-        async with self.s.db.transaction() as tx:
+        await self._webhooks.owned(app_id, webhook_id)
+        async with self._db.transaction() as tx:
             await rows.purge_dangling(tx, app_id)
             if await rows.link_tx(tx, webhook_id) is None:
                 raise errors.webhook_failure(

@@ -14,14 +14,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from roost.config import Settings
 from roost.core import errors, jsonio, pagination
-from roost.core.clock import iso_ms
+from roost.core.clock import Clock, iso_ms
+from roost.core.ids import SnowflakeGenerator
 from roost.core.pagination import PageToken
 from roost.core.principal import Principal
+from roost.core.records import Row
 from roost.search.ast import Query, QueryError
-from roost.services import Services
 from roost.storage import stream_rules as rows
-from roost.storage.db import Row
+from roost.storage.db import Database
 from roost.storage.events import append_event
 from roost.storage.stream_rules import StreamRuleStore
 
@@ -43,16 +45,16 @@ DEFAULT_COUNT_FIELDS = frozenset(
 )
 
 
-def project_cap(services: Services) -> int:
-    return services.settings.whole("stream_rule_limit", DEFAULT_PROJECT_CAP, positive=True)
+def project_cap(settings: Settings) -> int:
+    return settings.whole("stream_rule_limit", DEFAULT_PROJECT_CAP, positive=True)
 
 
-def app_cap(services: Services) -> int:
-    return services.settings.whole("stream_rule_limit_per_app", project_cap(services), positive=True)
+def app_cap(settings: Settings) -> int:
+    return settings.whole("stream_rule_limit_per_app", project_cap(settings), positive=True)
 
 
-def max_length(services: Services) -> int:
-    return services.settings.whole("stream_rule_max_length", DEFAULT_MAX_LENGTH, positive=True)
+def max_length(settings: Settings) -> int:
+    return settings.whole("stream_rule_max_length", DEFAULT_MAX_LENGTH, positive=True)
 
 
 def parse_rule(value: str, limit: int) -> Query:
@@ -144,17 +146,27 @@ def _exactly_one() -> errors.ApiError:
 
 
 class StreamRuleService:
-    def __init__(self, services: Services) -> None:
-        self.s = services
-        self.store = StreamRuleStore(services.db)
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        ids: SnowflakeGenerator,
+        settings: Settings,  # read live: the rule caps and the maximum rule length
+        store: StreamRuleStore,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._ids = ids
+        self._settings = settings
+        self.store = store
 
     def _sent(self) -> str:
-        return iso_ms(self.s.clock.now_ms())
+        return iso_ms(self._clock.now_ms())
 
     async def _changed(self, tx: Any, app_id: int, now: int) -> None:
         await append_event(
             tx,
-            event_id=self.s.ids.next_id(),
+            event_id=self._ids.next_id(),
             kind=RULES_EVENT,
             created_at=now,
             user_id=None,
@@ -183,7 +195,7 @@ class StreamRuleService:
     # ---- add ------------------------------------------------------------------------------------
 
     async def _add(self, principal: Principal, wanted: list[NewRule], dry_run: bool) -> dict[str, Any]:
-        limit = max_length(self.s)
+        limit = max_length(self._settings)
         problems: list[dict[str, Any]] = []
         valid: list[NewRule] = []
         for rule in wanted:
@@ -193,9 +205,9 @@ class StreamRuleService:
                 problems.append(errors.invalid_rule_item(rule.value, list(exc.messages)))
                 continue
             valid.append(rule)
-        now = self.s.clock.now_ms()
+        now = self._clock.now_ms()
         created: list[dict[str, Any]] = []
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             existing = {
                 str(row["value"]): int(row["id"])
                 for row in await rows.by_values_tx(tx, principal.app_id, [r.value for r in valid])
@@ -205,7 +217,7 @@ class StreamRuleService:
                 if rule.value in existing:
                     problems.append(errors.duplicate_rule_item(str(existing[rule.value]), rule.value))
                     continue
-                existing[rule.value] = self.s.ids.next_id()  # a repeat in the same request is a duplicate
+                existing[rule.value] = self._ids.next_id()  # a repeat in the same request is a duplicate
                 fresh.append(rule)
             invalid = len(wanted) - len(fresh)
             if invalid == 0:  # one bad rule and none of the request's rules are created
@@ -241,7 +253,7 @@ class StreamRuleService:
     async def _check_caps(self, tx: Any, principal: Principal, adding: int) -> None:
         if not adding:
             return
-        per_app, per_project = app_cap(self.s), project_cap(self.s)
+        per_app, per_project = app_cap(self._settings), project_cap(self._settings)
         app_count = await rows.count_of_app_tx(tx, principal.app_id)
         if app_count + adding > per_app:
             raise errors.rule_cap(
@@ -258,8 +270,8 @@ class StreamRuleService:
     # ---- delete ---------------------------------------------------------------------------------
 
     async def _delete(self, app_id: int, ids: list[int], values: list[str], dry_run: bool) -> dict[str, Any]:
-        now = self.s.clock.now_ms()
-        async with self.s.db.transaction() as tx:
+        now = self._clock.now_ms()
+        async with self._db.transaction() as tx:
             by_id = {int(row["id"]) for row in await rows.by_ids_tx(tx, app_id, ids)}
             by_value = {
                 str(row["value"]): int(row["id"]) for row in await rows.by_values_tx(tx, app_id, values)
@@ -280,8 +292,8 @@ class StreamRuleService:
         return out
 
     async def _delete_all(self, app_id: int, dry_run: bool) -> dict[str, Any]:
-        now = self.s.clock.now_ms()
-        async with self.s.db.transaction() as tx:
+        now = self._clock.now_ms()
+        async with self._db.transaction() as tx:
             if dry_run:
                 deleted = await rows.count_of_app_tx(tx, app_id)
             else:
@@ -324,9 +336,9 @@ class StreamRuleService:
                 {"client_app_id": str(app), "rule_count": count} for app, count in per_app
             ]
         if "cap_per_client_app" in fields:
-            data["cap_per_client_app"] = str(app_cap(self.s))
+            data["cap_per_client_app"] = str(app_cap(self._settings))
         if "cap_per_project" in fields:
-            data["cap_per_project"] = str(project_cap(self.s))
+            data["cap_per_project"] = str(project_cap(self._settings))
         if "client_app_rules_count" in fields:
             data["client_app_rules_count"] = {"client_app_id": str(principal.app_id), "rule_count": mine}
         if "project_rules_count" in fields:

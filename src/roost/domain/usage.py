@@ -1,8 +1,10 @@
 """Post usage and usage caps: posts delivered by the post streams (and returned by search) count
 against the project's monthly cap; `GET /2/usage/tweets` reports them.
 
-For other operations (search): call `await ensure_under_cap(services, principal.project_id)` before
-answering and `await record_usage(services, principal.project_id, len(posts), principal.app_id)` after.
+`Usage` is the server's service (`Domain.usage`). For another operation that counts posts (search):
+`await usage.ensure_under_cap(project_id)` before answering and
+`await usage.record(project_id, len(posts), app_id)` after; `ensure_under_cap(parts, …)` and
+`record_usage(parts, …)` below do the same from any holder of the database, clock and settings.
 """
 
 from __future__ import annotations
@@ -10,14 +12,18 @@ from __future__ import annotations
 import calendar
 import time
 from dataclasses import dataclass
+from typing import Any, Protocol
 
+from roost.config import Settings
 from roost.core import errors
-from roost.services import Services
+from roost.core.clock import Clock, iso_ms
+from roost.storage.db import Database
 from roost.storage.streams import StreamStore
 
 DAY_MS = 86_400_000
 DEFAULT_MONTHLY_CAP = 500_000  # posts per month per project (filtered stream and recent search)
 PRODUCT_NAME = "standard-basic"
+DEFAULT_REPORT_FIELDS = frozenset({"cap_reset_day", "project_cap", "project_id", "project_usage"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +33,7 @@ class Caps:
     reset_day: int  # the day of the month the monthly count starts again (1..28)
 
 
-def caps(services: Services) -> Caps:
-    settings = services.settings
+def caps(settings: Settings) -> Caps:
     daily = settings.whole("usage_daily_cap", 0)
     reset_day = min(max(settings.whole("usage_cap_reset_day", 1, positive=True), 1), 28)
     return Caps(
@@ -51,46 +56,116 @@ def period_start(at_ms: int, reset_day: int) -> int:
     return calendar.timegm((year, month, reset_day, 0, 0, 0)) * 1000
 
 
-async def used(services: Services, project_id: int) -> tuple[int, int]:
-    """Posts counted this billing month and today."""
-    now = services.clock.now_ms()
-    store = StreamStore(services.db)
-    month = await store.project_total(project_id, period_start(now, caps(services).reset_day))
-    today = await store.project_total(project_id, day_start(now))
-    return month, today
+class Usage:
+    """The project's post usage: counting, the caps, and the usage report."""
+
+    def __init__(self, store: StreamStore, clock: Clock, settings: Settings) -> None:
+        self._store = store
+        self._clock = clock
+        self._settings = settings  # read live: the caps are feature settings
+
+    def caps(self) -> Caps:
+        return caps(self._settings)
+
+    async def used(self, project_id: int) -> tuple[int, int]:
+        """Posts counted this billing month and today."""
+        now = self._clock.now_ms()
+        month = await self._store.project_total(project_id, period_start(now, self.caps().reset_day))
+        today = await self._store.project_total(project_id, day_start(now))
+        return month, today
+
+    async def allowance(self, project_id: int) -> int:
+        """How many more posts the project may receive now (0 once a cap is reached)."""
+        limits = self.caps()
+        month, today = await self.used(project_id)
+        left = limits.monthly - month
+        if limits.daily is not None:
+            left = min(left, limits.daily - today)
+        return max(left, 0)
+
+    async def cap_problem(self, project_id: int) -> errors.ApiError | None:
+        """The `usage-capped` problem when a cap is reached: the daily (Account) cap first, then the
+        monthly (Product) cap."""
+        limits = self.caps()
+        month, today = await self.used(project_id)
+        if limits.daily is not None and today >= limits.daily:
+            return errors.usage_capped("Daily", "Account", project_id, PRODUCT_NAME)
+        if month >= limits.monthly:
+            return errors.usage_capped("Monthly", "Product", project_id, PRODUCT_NAME)
+        return None
+
+    async def ensure_under_cap(self, project_id: int) -> None:
+        problem = await self.cap_problem(project_id)
+        if problem is not None:
+            raise problem
+
+    async def record(self, project_id: int, count: int, app_id: int = 0) -> None:
+        """Count `count` posts delivered to the project (by the app) today."""
+        if count <= 0:
+            return
+        await self._store.record_usage(project_id, app_id, day_start(self._clock.now_ms()), count)
+
+    async def report(
+        self, project_id: int, app_id: int, days: int, fields: frozenset[str] | None
+    ) -> dict[str, Any]:
+        """`GET /2/usage/tweets`: the default fields, or exactly the named ones, over `days` days."""
+        fields = fields or DEFAULT_REPORT_FIELDS
+        limits = self.caps()
+        today = day_start(self._clock.now_ms())
+        first = today - (days - 1) * DAY_MS
+        data: dict[str, Any] = {}
+        if "project_id" in fields:
+            data["project_id"] = str(project_id)
+        if "project_cap" in fields:
+            data["project_cap"] = str(limits.monthly)
+        if "project_usage" in fields:
+            data["project_usage"] = str((await self.used(project_id))[0])
+        if "cap_reset_day" in fields:
+            data["cap_reset_day"] = limits.reset_day
+        if fields & {"daily_project_usage", "daily_client_app_usage"}:
+            per_app: dict[int, dict[int, int]] = {app_id: {}}
+            for some_app, day, posts in await self._store.daily_by_app(project_id, first):
+                per_app.setdefault(some_app, {})[day] = per_app.get(some_app, {}).get(day, 0) + posts
+            day_list = [first + i * DAY_MS for i in range(days)]
+            if "daily_project_usage" in fields:
+                totals = {d: sum(app.get(d, 0) for app in per_app.values()) for d in day_list}
+                data["daily_project_usage"] = {
+                    "project_id": str(project_id),
+                    "usage": [{"date": iso_ms(d), "usage": str(totals[d])} for d in day_list],
+                }
+            if "daily_client_app_usage" in fields:
+                data["daily_client_app_usage"] = [
+                    {
+                        "client_app_id": str(some_app),
+                        "usage": [{"date": iso_ms(d), "usage": str(counts.get(d, 0))} for d in day_list],
+                        "usage_result_count": days,
+                    }
+                    for some_app, counts in sorted(per_app.items())
+                    if some_app  # 0: usage recorded without an app
+                ]
+        return {"data": data}
 
 
-async def allowance(services: Services, project_id: int) -> int:
-    """How many more posts the project may receive now (0 once a cap is reached)."""
-    limits = caps(services)
-    month, today = await used(services, project_id)
-    left = limits.monthly - month
-    if limits.daily is not None:
-        left = min(left, limits.daily - today)
-    return max(left, 0)
+class UsageParts(Protocol):
+    """Whatever holds a server's database, clock and settings."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def settings(self) -> Settings: ...
 
 
-async def cap_problem(services: Services, project_id: int) -> errors.ApiError | None:
-    """The `usage-capped` problem when a cap is reached: the daily (Account) cap first, then the
-    monthly (Product) cap."""
-    limits = caps(services)
-    month, today = await used(services, project_id)
-    if limits.daily is not None and today >= limits.daily:
-        return errors.usage_capped("Daily", "Account", project_id, PRODUCT_NAME)
-    if month >= limits.monthly:
-        return errors.usage_capped("Monthly", "Product", project_id, PRODUCT_NAME)
-    return None
+def _usage(parts: UsageParts) -> Usage:
+    return Usage(StreamStore(parts.db), parts.clock, parts.settings)
 
 
-async def ensure_under_cap(services: Services, project_id: int) -> None:
-    problem = await cap_problem(services, project_id)
-    if problem is not None:
-        raise problem
+async def ensure_under_cap(parts: UsageParts, project_id: int) -> None:
+    await _usage(parts).ensure_under_cap(project_id)
 
 
-async def record_usage(services: Services, project_id: int, count: int, app_id: int = 0) -> None:
-    """Count `count` posts delivered to the project (by the app) today."""
-    if count <= 0:
-        return
-    now = services.clock.now_ms()
-    await StreamStore(services.db).record_usage(project_id, app_id, day_start(now), count)
+async def record_usage(parts: UsageParts, project_id: int, count: int, app_id: int = 0) -> None:
+    await _usage(parts).record(project_id, count, app_id)

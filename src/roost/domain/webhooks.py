@@ -1,7 +1,8 @@
 """Webhook management and account-activity subscriptions: the rules, without HTTP.
 
 A webhook is created only after its first CRC passes; a PUT re-runs the CRC (a definite failure marks
-it invalid, a pass re-enables it). Feature settings in `settings.extra`: `webhook_limit` (per developer
+it invalid, a pass re-enables it); the CRC request itself goes out through `Outbound`
+(`domain/outbound.py`). Feature settings in `settings.extra`: `webhook_limit` (per developer
 account, i.e. project; platform default 1 for pay-per-use), `subscription_limit` (unique users per app;
 default 3) and `strict_webhook_urls` ("1": loopback receivers must follow the platform's URL rule too).
 """
@@ -10,21 +11,26 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from roost.config import Settings
 from roost.core import errors
-from roost.core.clock import iso_ms
+from roost.core.clock import Clock, iso_ms
+from roost.core.ids import SnowflakeGenerator, TokenSource
 from roost.core.params import MAX_ID
 from roost.core.principal import Principal
-from roost.events import replay
-from roost.events.crc import judge, reply_limit, requestable, run_crc
-from roost.services import Services
+from roost.core.records import Row
+from roost.domain.outbound import CrcOutcome, Outbound
 from roost.storage import replays
 from roost.storage import webhooks as rows
-from roost.storage.db import Executor, Row
+from roost.storage.apps import AppStore
+from roost.storage.db import Database, Executor
 from roost.storage.events import append_event
+from roost.storage.users import UserStore
+from roost.storage.webhooks import WebhookStore
 
 MAX_URL = 200
 DEFAULT_WEBHOOK_LIMIT = 1
@@ -33,6 +39,9 @@ DM_LEVEL = "read-write-directmessages"
 WEBHOOK_FIELDS = ("created_at", "id", "url", "valid")
 REPLAY_WINDOW_MS = 24 * 3600 * 1000
 MINUTE_MS = 60_000
+# A webhook failing transiently stays valid until this long after its last successful validation
+# (24 hours plus the 4-hour grace period).
+TRANSIENT_LIMIT_MS = 28 * 3600 * 1000
 _REPLAY_DATE = re.compile(r"[0-9]{12}")
 _WEBHOOK_ID = re.compile(r"[0-9]{1,19}")
 
@@ -46,9 +55,10 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def check_url(url: Any, strict: bool) -> str:
+def check_url(url: Any, strict: bool, requestable: Callable[[str], bool]) -> str:
     """The URL if it follows the platform's rule (https, no port, ≤ 200 characters), relaxed for
-    loopback receivers (http and a port allowed) unless `strict`."""
+    loopback receivers (http and a port allowed) unless `strict`; `requestable` says whether the CRC
+    request can be built for it at all."""
     if not isinstance(url, str) or not url:
         raise errors.webhook_failure("UrlValidationFailed", "The URL is missing or not a string")
     if len(url) > MAX_URL:
@@ -68,6 +78,20 @@ def check_url(url: Any, strict: bool) -> str:
     if port is not None:
         raise errors.webhook_failure("UrlValidationFailed", "The URL must not specify a port")
     return url
+
+
+def judge(
+    outcome: CrcOutcome, valid: bool, validated_at: int | None, created_at: int, now_ms: int
+) -> tuple[bool, int | None]:
+    """The webhook's (valid, validated_at) after a CRC, by the state table."""
+    if outcome.passed:
+        return True, now_ms
+    if outcome.definite:
+        return False, validated_at
+    last = validated_at if validated_at is not None else created_at
+    if now_ms - last > TRANSIENT_LIMIT_MS:
+        return False, validated_at
+    return valid, validated_at
 
 
 def render_webhook(row: Row, fields: frozenset[str] | None = None) -> dict[str, Any]:
@@ -98,30 +122,44 @@ def _invalid_id(webhook_id: int) -> errors.ApiError:
 
 
 class WebhookService:
-    def __init__(self, services: Services) -> None:
-        self.s = services
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        ids: SnowflakeGenerator,
+        tokens: TokenSource,
+        settings: Settings,  # read live: webhook_limit, subscription_limit, strict_webhook_urls
+        apps: AppStore,
+        users: UserStore,
+        webhooks: WebhookStore,
+        outbound: Outbound,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._ids = ids
+        self._tokens = tokens
+        self._settings = settings
+        self._apps = apps
+        self._users = users
+        self._webhooks = webhooks
+        self._outbound = outbound
 
     async def _consumer_secret(self, app_id: int) -> str:
-        app = await self.s.apps.get(app_id)
+        app = await self._apps.get(app_id)
         assert app is not None
         return str(app["consumer_secret"])
 
-    async def _crc(self, app_id: int, url: str) -> Any:
-        return await run_crc(
-            url,
-            await self._consumer_secret(app_id),
-            self.s.tokens.token(32),
-            reply_limit(self.s.settings),
-        )
+    async def _crc(self, app_id: int, url: str) -> CrcOutcome:
+        return await self._outbound.crc(url, await self._consumer_secret(app_id), self._tokens.token(32))
 
     async def _event(
         self, tx: Executor, kind: str, user_id: int | None, object_id: int, **payload: Any
     ) -> None:
         await append_event(
             tx,
-            event_id=self.s.ids.next_id(),
+            event_id=self._ids.next_id(),
             kind=kind,
-            created_at=self.s.clock.now_ms(),
+            created_at=self._clock.now_ms(),
             user_id=user_id,
             object_id=object_id,
             payload=payload,
@@ -129,7 +167,7 @@ class WebhookService:
 
     async def owned(self, app_id: int, webhook_id: int) -> Row:
         # 19 digits can exceed a 64-bit id (and SQLite's INTEGER): no webhook has such an id.
-        row = await self.s.webhooks.get(webhook_id) if webhook_id <= MAX_ID else None
+        row = await self._webhooks.get(webhook_id) if webhook_id <= MAX_ID else None
         if row is None or int(row["app_id"]) != app_id:
             raise _invalid_id(webhook_id)
         return row
@@ -139,7 +177,7 @@ class WebhookService:
     async def _admissible(self, tx: Executor, principal: Principal, url: str) -> None:
         if await rows.url_taken_tx(tx, principal.app_id, url):
             raise errors.webhook_failure("DuplicateUrlFailed", "The app already has a webhook with this URL")
-        limit = self.s.settings.whole("webhook_limit", DEFAULT_WEBHOOK_LIMIT)
+        limit = self._settings.whole("webhook_limit", DEFAULT_WEBHOOK_LIMIT)
         if await rows.count_of_project_tx(tx, principal.project_id) >= limit:
             raise errors.webhook_failure(
                 "WebhookLimitExceeded", f"The account already has the maximum of {limit} webhooks"
@@ -148,16 +186,17 @@ class WebhookService:
     async def create(self, principal: Principal, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict) or "url" not in body:
             raise errors.invalid_body("$.url: is missing but it is required")
-        strict = self.s.settings.extra.get("strict_webhook_urls") == "1"
-        url = check_url(body["url"], strict)
-        async with self.s.db.transaction() as tx:
+        strict = self._settings.extra.get("strict_webhook_urls") == "1"
+        url = check_url(body["url"], strict, self._outbound.requestable)
+        async with self._db.transaction() as tx:
             await self._admissible(tx, principal, url)
         outcome = await self._crc(principal.app_id, url)  # outside any transaction: it waits on the network
         if not outcome.passed:
             raise errors.webhook_failure("CrcValidationFailed", outcome.detail)
-        now = self.s.clock.now_ms()
-        row = {
-            "id": self.s.ids.next_id(),
+        now = self._clock.now_ms()
+        webhook_id = self._ids.next_id()
+        row: dict[str, Any] = {
+            "id": webhook_id,
             "app_id": principal.app_id,
             "project_id": principal.project_id,
             "url": url,
@@ -166,19 +205,19 @@ class WebhookService:
             "validated_at": now,
             "crc_attempted_at": now,
         }
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             await self._admissible(tx, principal, url)  # again: another request may have won meanwhile
             await rows.insert_webhook(tx, row)
-            await self._event(tx, "webhook.create", None, row["id"], app_id=principal.app_id, url=url)
+            await self._event(tx, "webhook.create", None, webhook_id, app_id=principal.app_id, url=url)
         return render_webhook(row)
 
     async def listing(self, app_id: int, fields: frozenset[str] | None) -> list[dict[str, Any]]:
-        return [render_webhook(row, fields) for row in await self.s.webhooks.of_app(app_id)]
+        return [render_webhook(row, fields) for row in await self._webhooks.of_app(app_id)]
 
     async def delete(self, app_id: int, webhook_id: int) -> None:
         if webhook_id > MAX_ID:  # as in `owned`
             raise _invalid_id(webhook_id)
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             row = await rows.get_webhook_tx(tx, webhook_id)
             if row is None or int(row["app_id"]) != app_id:
                 raise _invalid_id(webhook_id)
@@ -190,9 +229,9 @@ class WebhookService:
         transient failure leaves the state alone unless the 28-hour rule applies. Answers the state
         after the attempt."""
         row = await self.owned(app_id, webhook_id)
-        await self.s.webhooks.mark_crc_attempted(webhook_id, self.s.clock.now_ms())
+        await self._webhooks.mark_crc_attempted(webhook_id, self._clock.now_ms())
         outcome = await self._crc(app_id, str(row["url"]))
-        current = await self.s.webhooks.get(webhook_id)
+        current = await self._webhooks.get(webhook_id)
         if current is None:  # deleted while the CRC was out
             raise _invalid_id(webhook_id)
         valid, validated_at = judge(
@@ -200,9 +239,9 @@ class WebhookService:
             bool(current["valid"]),
             current["validated_at"],
             int(current["created_at"]),
-            self.s.clock.now_ms(),
+            self._clock.now_ms(),
         )
-        await self.s.webhooks.record_crc(webhook_id, valid, validated_at)
+        await self._webhooks.record_crc(webhook_id, valid, validated_at)
         return valid
 
     # ---- replay -------------------------------------------------------------------------------
@@ -228,7 +267,7 @@ class WebhookService:
         from_ms = parse_replay_date("from_date", from_raw)
         to_ms = parse_replay_date("to_date", to_raw)
         await self.owned(app_id, webhook_id)
-        now = self.s.clock.now_ms()
+        now = self._clock.now_ms()
         # Minute precision: the minute that holds "24 hours ago" is still inside the window.
         if from_ms + MINUTE_MS <= now - REPLAY_WINDOW_MS:
             raise errors.replay_param_invalid("from_date must be within the last 24 hours")
@@ -241,7 +280,7 @@ class WebhookService:
         # The end of the window, exclusive; never later than the job itself.
         end_ms = min(to_ms + MINUTE_MS if to_inclusive else to_ms, now + 1)
         job = {
-            "id": self.s.ids.next_id(),
+            "id": self._ids.next_id(),
             "webhook_id": webhook_id,
             "app_id": app_id,
             "from_ms": from_ms,
@@ -250,11 +289,11 @@ class WebhookService:
             "created_at": now,
             "finished_at": None,
         }
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             if await replays.running_of_webhook_tx(tx, webhook_id) is not None:
                 raise errors.replay_conflict(webhook_id)
             await replays.insert_job(tx, job)
-        replay.poke(self.s)
+        self._outbound.replay_job_created()
         return {"job_id": str(job["id"]), "created_at": iso_ms(now)}
 
     # ---- account activity subscriptions ------------------------------------------------------
@@ -269,8 +308,8 @@ class WebhookService:
             raise errors.oauth1_permissions()
         await self.owned(principal.app_id, webhook_id)
         level = principal.access_level if principal.kind == "oauth1" else DM_LEVEL
-        limit = self.s.settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)
-        async with self.s.db.transaction() as tx:
+        limit = self._settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)
+        async with self._db.transaction() as tx:
             if await rows.subscription_tx(tx, webhook_id, user_id) is not None:
                 raise errors.webhook_failure(
                     "DuplicateSubscriptionFailed", f"User {user_id} is already subscribed to this webhook"
@@ -287,7 +326,7 @@ class WebhookService:
                     "user_id": user_id,
                     "app_id": principal.app_id,
                     "access_level": level,
-                    "created_at": self.s.clock.now_ms(),
+                    "created_at": self._clock.now_ms(),
                 },
             )
             await self._event(tx, "aaa.subscribe", user_id, webhook_id, app_id=principal.app_id, level=level)
@@ -295,11 +334,11 @@ class WebhookService:
     async def is_subscribed(self, principal: Principal, webhook_id: int) -> bool:
         assert principal.user_id is not None
         await self.owned(principal.app_id, webhook_id)
-        return await self.s.webhooks.subscription(webhook_id, principal.user_id) is not None
+        return await self._webhooks.subscription(webhook_id, principal.user_id) is not None
 
     async def subscription_list(self, app_id: int, webhook_id: int) -> dict[str, Any]:
         row = await self.owned(app_id, webhook_id)
-        subscriptions = await self.s.webhooks.subscriptions(webhook_id)
+        subscriptions = await self._webhooks.subscriptions(webhook_id)
         return {
             "application_id": str(app_id),
             "webhook_id": str(webhook_id),
@@ -309,7 +348,7 @@ class WebhookService:
 
     async def unsubscribe(self, app_id: int, webhook_id: int, user_id: int) -> None:
         await self.owned(app_id, webhook_id)
-        async with self.s.db.transaction() as tx:
+        async with self._db.transaction() as tx:
             if await rows.subscription_tx(tx, webhook_id, user_id) is None:
                 raise errors.webhook_failure(
                     "SubscriptionNotFound", f"User {user_id} is not subscribed to this webhook"
@@ -319,18 +358,18 @@ class WebhookService:
 
     async def count(self, app_id: int) -> dict[str, str]:
         """Subscription counts of the app; every value a string, as the platform sends them."""
-        app = await self.s.apps.get(app_id)
+        app = await self._apps.get(app_id)
         assert app is not None
         name = str(app["name"])
         if app["owner_user_id"] is not None:
-            owner = await self.s.users.get(int(app["owner_user_id"]))
+            owner = await self._users.get(int(app["owner_user_id"]))
             if owner is not None:
                 name = str(owner["username"])
-        subscriptions = await self.s.webhooks.subscriptions_of_app(app_id)
+        subscriptions = await self._webhooks.subscriptions_of_app(app_id)
         dm = sum(1 for sub in subscriptions if sub["access_level"] == DM_LEVEL)
         return {
             "account_name": name,
-            "provisioned_count": str(self.s.settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)),
+            "provisioned_count": str(self._settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)),
             "subscriptions_count_all": str(len(subscriptions)),
             "subscriptions_count_direct_messages": str(dm),
         }

@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from roost.core import jsonio
+from roost.core.records import Row
 from roost.domain.webhooks import DM_LEVEL
 from roost.events.outgoing import Outgoing
 from roost.events.v1_objects import (
@@ -26,11 +27,13 @@ from roost.events.v1_objects import (
     v1_time,
     v1_user,
 )
-from roost.services import Services
 from roost.storage.aaa import AaaStore
-from roost.storage.db import Row
+from roost.storage.db import Database
+from roost.storage.dms import DmStore
+from roost.storage.posts import PostStore
+from roost.storage.users import UserStore
 
-__all__ = ["aaa_outgoing", "legacy_dm_entities", "v1_status", "v1_time", "v1_user"]
+__all__ = ["AccountActivity", "aaa_outgoing", "legacy_dm_entities", "v1_status", "v1_time", "v1_user"]
 
 ONE_TO_ONE = re.compile(r"^([0-9]{1,19})-([0-9]{1,19})$")
 MESSAGE_CREATE = "MessageCreate"
@@ -39,13 +42,13 @@ MESSAGE_CREATE = "MessageCreate"
 class _Event:
     """One event being fanned out: its payload, and the rows loaded for it (each at most once)."""
 
-    def __init__(self, services: Services, row: Row) -> None:
-        self.services = services
+    def __init__(self, activity: AccountActivity, row: Row) -> None:
+        self.activity = activity
         self.row = row
         self.kind = str(row["kind"])
         self.at = int(row["created_at"])
         self.payload: dict[str, Any] = jsonio.loads(row["payload"])
-        self.store = AaaStore(services.db)
+        self.store = activity.aaa
         self._users: dict[int, Row] = {}
         self._missing_users: set[int] = set()
         self._posts: dict[int, Row] = {}
@@ -57,7 +60,7 @@ class _Event:
         wanted = [user_id for user_id in dict.fromkeys(ids) if user_id not in self._missing_users]
         missing = [user_id for user_id in wanted if user_id not in self._users]
         if missing:
-            for row in await self.services.users.get_many(missing):
+            for row in await self.activity.users.get_many(missing):
                 self._users[int(row["id"])] = row
             self._missing_users.update(user_id for user_id in missing if user_id not in self._users)
         return self._users
@@ -65,7 +68,7 @@ class _Event:
     async def posts(self, ids: Iterable[int]) -> dict[int, Row]:
         missing = [post_id for post_id in dict.fromkeys(ids) if post_id not in self._posts]
         if missing:
-            for row in await self.services.posts.get_many(missing):
+            for row in await self.activity.posts.get_many(missing):
                 self._posts[int(row["id"])] = row
         return self._posts
 
@@ -223,7 +226,7 @@ def _other_participant(conversation_id: str, user_id: int) -> int | None:
     return high if user_id == low else low
 
 
-async def legacy_dm_entities(services: Services, stored: str | None) -> dict[str, Any]:
+async def legacy_dm_entities(users: UserStore, stored: str | None) -> dict[str, Any]:
     """A DM's stored (v2-shaped) entities as the legacy `message_data.entities`: hashtags, symbols,
     user_mentions and urls with `indices`, every key present even when empty. Shared by account
     activity and activity events (`dm.sent`/`dm.received`), which carry the same legacy DM event."""
@@ -231,23 +234,22 @@ async def legacy_dm_entities(services: Services, stored: str | None) -> dict[str
     names = [m["username"] for m in entities.get("mentions") or ()]
     by_name: dict[str, Row] = {}
     if names:
-        for row in await services.users.get_many_by_username(names):
+        for row in await users.get_many_by_username(names):
             by_name[str(row["username_lower"])] = row
     for mention in entities.get("mentions") or ():
-        row = by_name.get(str(mention["username"]).lower())
-        if row is not None:
-            mention["id"] = str(row["id"])
-    users = {int(row["id"]): row for row in by_name.values()}
-    return v1_entities(entities, users)
+        named = by_name.get(str(mention["username"]).lower())
+        if named is not None:
+            mention["id"] = str(named["id"])
+    return v1_entities(entities, {int(row["id"]): row for row in by_name.values()})
 
 
-async def legacy_dm_attachment(services: Services, stored: str | None) -> dict[str, Any] | None:
+async def legacy_dm_attachment(users: UserStore, stored: str | None) -> dict[str, Any] | None:
     """A DM's stored attachment (`{"media_keys": [...]}`) as the legacy `message_data.attachment`;
     shared, like the entities, by account activity and activity events."""
     keys = (jsonio.loads(stored) if stored else {}).get("media_keys") or []
     if not keys:
         return None
-    rows = await services.users.media_many(keys[:1])
+    rows = await users.media_many(keys[:1])
     if not rows:
         return None
     media = rows[0]
@@ -276,15 +278,15 @@ async def _dm_message(event: _Event) -> list[Outgoing]:
     webhooks = await event.targets(user_id, dm=True)
     if not webhooks:
         return []
-    message = await event.services.dms.event(event.id_of("dm_event_id"))
+    message = await event.activity.dms.event(event.id_of("dm_event_id"))
     if message is None:
         return []
     recipient_id = other if user_id == sender_id else user_id
     message_data: dict[str, Any] = {
         "text": message["text"] or "",
-        "entities": await legacy_dm_entities(event.services, message["entities"]),
+        "entities": await legacy_dm_entities(event.activity.users, message["entities"]),
     }
-    attachment = await legacy_dm_attachment(event.services, message["attachments"])
+    attachment = await legacy_dm_attachment(event.activity.users, message["attachments"])
     if attachment is not None:
         message_data["attachment"] = attachment
     item = {
@@ -349,8 +351,39 @@ _HANDLERS: dict[str, _Handler] = {
 }
 
 
-async def aaa_outgoing(services: Services, event: Row) -> list[Outgoing]:
-    handler = _HANDLERS.get(str(event["kind"]))
-    if handler is None:
-        return []
-    return await handler(_Event(services, event))
+class AccountActivity:
+    """Account-activity envelopes of one server's event log."""
+
+    def __init__(self, aaa: AaaStore, users: UserStore, posts: PostStore, dms: DmStore) -> None:
+        self.aaa = aaa
+        self.users = users
+        self.posts = posts
+        self.dms = dms
+
+    async def outgoing(self, event: Row) -> list[Outgoing]:
+        handler = _HANDLERS.get(str(event["kind"]))
+        if handler is None:
+            return []
+        return await handler(_Event(self, event))
+
+
+class ServerStores(Protocol):
+    """Whatever holds a server's database and its user, post and DM stores."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def users(self) -> UserStore: ...
+
+    @property
+    def posts(self) -> PostStore: ...
+
+    @property
+    def dms(self) -> DmStore: ...
+
+
+async def aaa_outgoing(stores: ServerStores, event: Row) -> list[Outgoing]:
+    """One event's account-activity deliveries, from a server's stores (the dispatcher keeps an
+    `AccountActivity` instead)."""
+    return await AccountActivity(AaaStore(stores.db), stores.users, stores.posts, stores.dms).outgoing(event)

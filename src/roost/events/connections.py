@@ -1,38 +1,35 @@
-"""One connection class for every stream that tails the event log, and the registry of open
-connections behind `/2/connections`.
+"""One connection class for every stream that tails the event log, and the registry of one server's
+open connections.
 
-A stream is a `Selector` (which event kinds it reads and the line, if any, each becomes) run by a
+A stream is a `Selector` (which event kinds it reads and the lines each becomes) run by a
 `StreamConnection`, which tails the log, sends keep-alives, counts delivered posts against the
 project's usage cap and, when the connection is deleted through `/2/connections`, sends the in-band
-`operational-disconnect` line before it ends. Open connections are held per server (process) in a
-`Registry`; each one also has a row (`stream_connections`), kept fresh by a heartbeat while it is
-open and closed with its disconnect reason, so every process sharing the database lists the app's
-connections, and deleting one appends `stream.connections.delete` to the event log, which the
-process holding it reads like any other event and ends it.
+`operational-disconnect` line before it ends. What differs between streams besides the selector is
+their `Endpoint`: the name, the connection limit and keep-alive settings, and whether connections are
+recorded. A recorded connection has a row (`stream_connections`), kept fresh by a heartbeat while it
+is open and closed with its disconnect reason, so every process sharing the database lists the app's
+connections and counts them against the limit; deleting one appends `stream.connections.delete` to
+the event log, which the process holding it reads like any other event and ends it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from roost.config import Settings
 from roost.core import errors, jsonio
-from roost.domain import usage
-from roost.events.tail import DEFAULT_KEEPALIVE_S, Tail
-from roost.platform.pipeline import Call, Stream
-from roost.services import Services
-from roost.storage.activity import ActivityStore
-from roost.storage.db import Row
-from roost.storage.events import append_event
+from roost.core.clock import Clock
+from roost.core.ids import TokenSource
+from roost.core.records import Row
+from roost.domain.usage import Usage
+from roost.events.tail import DEFAULT_KEEPALIVE_S, EventLog, Tail
 from roost.storage.streams import StreamStore
-
-log = logging.getLogger("roost.stream")
 
 # Disconnect reasons recorded in the history (`GET /2/connections` → `disconnect_reason`).
 OPERATOR = "operator_disconnect"  # DELETE /2/connections* (the platform's example value)
@@ -52,25 +49,55 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-def heartbeat_s(services: Services) -> float:
-    keepalive = services.settings.number("stream_keepalive_s", DEFAULT_KEEPALIVE_S, positive=True)
-    return min(keepalive, HEARTBEAT_MAX_S)
-
-
-def fresh_since(services: Services) -> int:
-    """Rows with a heartbeat after this are open connections; older ones' processes are gone."""
-    return wall_ms() - int((3 * heartbeat_s(services) + 2) * 1000)
-
-
 class Selector(Protocol):
-    """What one stream sends: the event kinds it reads and the line (if any) for each event."""
+    """What one stream sends: the event kinds it reads and the lines (if any) for each event."""
 
-    kinds: frozenset[str]
+    kinds: frozenset[str] | None  # None: every kind
     counts_posts: bool  # lines are posts that count against the usage cap
 
     async def start(self) -> None: ...
 
-    async def line(self, event: Row) -> bytes | None: ...
+    async def lines(self, event: Row) -> Sequence[bytes]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """A stream as its connections are held: its name, the feature settings of its connection limit
+    (per app, endpoint and partition) and keep-alive interval, and whether its connections have
+    history rows (listed by `/2/connections`, limited across processes)."""
+
+    name: str
+    limit_setting: str = "stream_connection_limit"
+    default_limit: int = 1
+    keepalive_setting: str = "stream_keepalive_s"
+    recorded: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """What opening a stream needs to know of the request: who connects from where, when, and the
+    time window asked for (`start_time`, `end_time` as sent, `backfill_minutes`)."""
+
+    app_id: int
+    project_id: int
+    client_ip: str | None
+    now_ms: int
+    start_ms: int | None = None
+    end_ms: int | None = None
+    end_time: str | None = None  # the raw `end_time`, echoed in its error
+    backfill_minutes: int | None = None
+
+    def since_ms(self) -> int | None:
+        """Where the stream starts reading: `start_time`, else `backfill_minutes` ago, else now
+        (None); refuses an `end_time` not after `start_time`."""
+        start, end = self.start_ms, self.end_ms
+        if start is not None and end is not None and end <= start:
+            raise errors.invalid_request(
+                [errors.param_error("end_time", self.end_time, "end_time must be after start_time")]
+            )
+        if start is None and self.backfill_minutes:
+            return self.now_ms - self.backfill_minutes * 60_000
+        return start
 
 
 @dataclass(eq=False)
@@ -80,12 +107,12 @@ class Active:
     uuid: str
     app_id: int
     project_id: int
-    endpoint: str
+    endpoint: Endpoint
     partition: int | None
     connected_at: int
     stop_reason: str | None = None
     tail: Tail | None = field(default=None, repr=False)
-    recorded: bool = False  # the history row has been closed
+    row_closed: bool = False  # the history row (if the endpoint has them) has been closed
 
     def kill(self, reason: str) -> None:
         if self.stop_reason is None:
@@ -97,46 +124,57 @@ class Active:
 class Registry:
     """Open connections of one server, bounded per (app, endpoint, partition) by a feature setting."""
 
-    def __init__(self) -> None:
+    def __init__(self, store: StreamStore, settings: Settings, clock: Clock, tokens: TokenSource) -> None:
+        self._store = store
+        self._settings = settings  # read live: limits and keep-alive intervals are feature settings
+        self._clock = clock
+        self._tokens = tokens
         self.active: dict[str, Active] = {}
         # Ended here but their rows not yet closed: not counted against the limit meanwhile.
         self.ending: set[str] = set()
 
-    def of_app(self, app_id: int) -> list[Active]:
-        found = [c for c in self.active.values() if c.app_id == app_id]
-        return sorted(found, key=lambda c: (-c.connected_at, c.uuid))
+    def keepalive_s(self, endpoint: Endpoint) -> float:
+        return self._settings.number(endpoint.keepalive_setting, DEFAULT_KEEPALIVE_S, positive=True)
+
+    def heartbeat_s(self) -> float:
+        keepalive = self._settings.number("stream_keepalive_s", DEFAULT_KEEPALIVE_S, positive=True)
+        return min(keepalive, HEARTBEAT_MAX_S)
+
+    def fresh_since(self) -> int:
+        """Rows with a heartbeat after this are open connections; older ones' processes are gone."""
+        return wall_ms() - int((3 * self.heartbeat_s() + 2) * 1000)
 
     async def open(
         self,
-        services: Services,
+        endpoint: Endpoint,
         app_id: int,
         project_id: int,
-        endpoint: str,
         partition: int | None,
-        limit_setting: str = "stream_connection_limit",
         client_ip: str | None = None,
     ) -> Active:
-        limit = services.settings.whole(limit_setting, 1, positive=True)
+        limit = self._settings.whole(endpoint.limit_setting, endpoint.default_limit, positive=True)
         same = [
             c
             for c in self.active.values()
-            if (c.app_id, c.endpoint, c.partition) == (app_id, endpoint, partition)
+            if (c.app_id, c.endpoint.name, c.partition) == (app_id, endpoint.name, partition)
         ]
         if len(same) >= limit:
             raise errors.streaming_connection("TooManyConnections")
         # Connection ids are UUIDs (the platform's shape); random bits from the server's source.
-        ident = str(uuid.UUID(int=services.tokens.randint(0, (1 << 128) - 1), version=4))
-        now = services.clock.now_ms()
+        ident = str(uuid.UUID(int=self._tokens.randint(0, (1 << 128) - 1), version=4))
+        now = self._clock.now_ms()
         entry = Active(ident, app_id, project_id, endpoint, partition, now)
         self.active[ident] = entry  # held before the first await: the limit check cannot race
-        store = StreamStore(services.db)
+        if not endpoint.recorded:
+            return entry
+        store = self._store
         try:
             await store.open_connection(
-                ident, app_id, project_id, endpoint, partition, now, wall_ms(), client_ip
+                ident, app_id, project_id, endpoint.name, partition, now, wall_ms(), client_ip
             )
             # The limit is the app's, whichever processes hold its connections: count them all once
             # this one is recorded (two racing processes may both refuse; neither goes over).
-            count = await store.open_count(app_id, endpoint, partition, fresh_since(services), self.ending)
+            count = await store.open_count(app_id, endpoint.name, partition, self.fresh_since(), self.ending)
             if count > limit:
                 await store.close_connection(ident, now, OVER_LIMIT)
                 raise errors.streaming_connection("TooManyConnections")
@@ -151,29 +189,31 @@ class Registry:
         self.active.pop(entry.uuid, None)
         self.ending.add(entry.uuid)
 
-    async def close(self, services: Services, entry: Active, reason: str) -> None:
+    def end_all(self, reason: str = SHUTDOWN) -> int:
+        """End every open connection at its next step (the server is stopping); returns how many."""
+        entries = list(self.active.values())
+        for entry in entries:
+            self.kill(entry, reason)
+        return len(entries)
+
+    async def touch(self, entry: Active) -> None:
+        with contextlib.suppress(Exception):  # a missed heartbeat only ages the row
+            await self._store.touch(entry.uuid, wall_ms())
+
+    async def close(self, entry: Active, reason: str) -> None:
         self.active.pop(entry.uuid, None)
-        if entry.recorded:
+        if entry.row_closed or not entry.endpoint.recorded:
+            self.ending.discard(entry.uuid)
             return
-        entry.recorded = True
+        entry.row_closed = True
         self.ending.add(entry.uuid)
         try:
             with contextlib.suppress(Exception):  # history is best effort; the slot is free already
-                await StreamStore(services.db).close_connection(
-                    entry.uuid, services.clock.now_ms(), entry.stop_reason or reason
+                await self._store.close_connection(
+                    entry.uuid, self._clock.now_ms(), entry.stop_reason or reason
                 )
         finally:
             self.ending.discard(entry.uuid)
-
-
-_registries: dict[int, Registry] = {}
-
-
-def registry(services: Services) -> Registry:
-    found = _registries.get(id(services))
-    if found is None:
-        found = _registries[id(services)] = Registry()
-    return found
 
 
 def disconnect_line(disconnect_type: str) -> bytes:
@@ -185,15 +225,20 @@ class StreamConnection:
 
     def __init__(
         self,
-        services: Services,
         entry: Active,
         selector: Selector,
+        *,
+        registry: Registry,
+        log: EventLog,
+        usage: Usage,
         position: int,
         end_ms: int | None,
     ) -> None:
-        self._services = services
         self.entry = entry
         self._selector = selector
+        self._registry = registry
+        self._log = log
+        self._usage = usage
         self._lines = self._run(position, end_ms)
         self._closed = False
         self._ended = False
@@ -210,23 +255,22 @@ class StreamConnection:
         finally:
             if not self._closed:
                 self._closed = True
-                reason = END_TIME if self._ended else CLIENT
-                await registry(self._services).close(self._services, self.entry, reason)
+                await self._registry.close(self.entry, END_TIME if self._ended else CLIENT)
 
-    async def _run(self, position: int, end_ms: int | None) -> AsyncIterator[bytes]:
-        services, entry, selector = self._services, self.entry, self._selector
-        keepalive = services.settings.number("stream_keepalive_s", DEFAULT_KEEPALIVE_S, positive=True)
+    async def _run(self, position: int, end_ms: int | None) -> AsyncGenerator[bytes, None]:
+        entry, selector, registry, usage = self.entry, self._selector, self._registry, self._usage
+        kinds = selector.kinds
         await selector.start()
-        tail = entry.tail = Tail(services, position, keepalive, end_ms)
+        tail = entry.tail = self._log.tail(position, registry.keepalive_s(entry.endpoint), end_ms)
         if entry.stop_reason is not None:
             tail.interrupt()
-        store, loop, beat = StreamStore(services.db), asyncio.get_running_loop(), heartbeat_s(services)
-        next_beat = loop.time() + beat
+        loop = asyncio.get_running_loop()
+        beat = registry.heartbeat_s() if entry.endpoint.recorded else None  # only rows have heartbeats
+        next_beat = loop.time() + (beat or 0.0)
         async for batch in tail.batches():
-            if loop.time() >= next_beat:
+            if beat is not None and loop.time() >= next_beat:
                 next_beat = loop.time() + beat
-                with contextlib.suppress(Exception):  # a missed heartbeat only ages the row
-                    await store.touch(entry.uuid, wall_ms())
+                await registry.touch(entry)
             if not batch:
                 yield b"\r\n"
                 continue
@@ -237,25 +281,23 @@ class StreamConnection:
                     if entry.uuid in _terminated(event):
                         entry.kill(OPERATOR)
                     continue
-                if kind in selector.kinds:
-                    out = await selector.line(event)
-                    if out is not None:
-                        lines.append(out)
+                if kinds is None or kind in kinds:
+                    lines.extend(await selector.lines(event))
             if not lines:
                 continue
             capped = False
             if selector.counts_posts:
                 # Counted before they are sent: a post past the cap is never delivered.
-                left = await usage.allowance(services, entry.project_id)
+                left = await usage.allowance(entry.project_id)
                 if len(lines) > left:
                     lines, capped = lines[:left], True
-                await usage.record_usage(services, entry.project_id, len(lines), entry.app_id)
+                await usage.record(entry.project_id, len(lines), entry.app_id)
             for out in lines:
                 yield out
                 tail.wrote()
             if capped:
                 entry.stop_reason = USAGE_CAP
-                problem = await usage.cap_problem(services, entry.project_id)
+                problem = await usage.cap_problem(entry.project_id)
                 if problem is not None:
                     yield jsonio.dumps({"errors": [problem.body]}) + b"\r\n"
                 return
@@ -271,65 +313,3 @@ def _terminated(event: Row) -> list[str]:
     except (KeyError, TypeError, ValueError):
         return []  # a row not following the conventions names no connection
     return [str(u) for u in uuids] if isinstance(uuids, list) else []
-
-
-async def active_rows(services: Services, app_id: int) -> list[Row]:
-    """The app's open connections in every process sharing the database, newest first."""
-    return await StreamStore(services.db).active_of_app(app_id, fresh_since(services))
-
-
-async def terminate(services: Services, app_id: int, uuids: list[str]) -> None:
-    """End connections wherever they are held: this process's at once; the rows are closed and a
-    `stream.connections.delete` event tells the process holding any other one to end it."""
-    if not uuids:
-        return
-    local = registry(services)
-    for ident in uuids:
-        entry = local.active.get(ident)
-        if entry is not None and entry.app_id == app_id:
-            local.kill(entry)
-    now = services.clock.now_ms()
-    async with services.db.transaction() as tx:
-        for ident in uuids:
-            await StreamStore.close_in(tx, ident, now, OPERATOR)
-        await append_event(
-            tx,
-            event_id=services.ids.next_id(),
-            kind=TERMINATE_EVENT,
-            created_at=now,
-            user_id=None,
-            object_id=app_id,
-            payload={"uuids": uuids},
-        )
-
-
-async def start_position(services: Services, since_ms: int | None) -> int:
-    """The log position a connection starts after: now, or the first event at or after `since_ms`."""
-    store = ActivityStore(services.db)
-    position = await store.max_position()
-    if since_ms is not None:
-        before = await store.position_before(since_ms)
-        position = position if before is None else min(before, position)
-    return position
-
-
-async def open_stream(call: Call, endpoint: str, selector: Selector, partition: int | None = None) -> Stream:
-    """The common connect step: time window (`backfill_minutes`, `start_time`, `end_time`), the usage
-    cap for post streams, the connection limit, then the streaming 200."""
-    services, params = call.services, call.params
-    start, end = params.get("start_time"), params.get("end_time")
-    if start is not None and end is not None and end <= start:
-        raise errors.invalid_request(
-            [errors.param_error("end_time", call.raw["end_time"], "end_time must be after start_time")]
-        )
-    since = start
-    if since is None and params.get("backfill_minutes"):
-        since = call.now_ms - int(params["backfill_minutes"]) * 60_000
-    principal = call.principal
-    if selector.counts_posts:
-        await usage.ensure_under_cap(services, principal.project_id)
-    position = await start_position(services, since)
-    entry = await registry(services).open(
-        services, principal.app_id, principal.project_id, endpoint, partition, client_ip=call.client_ip
-    )
-    return Stream(StreamConnection(services, entry, selector, position, end))

@@ -5,7 +5,8 @@ The platform sends `GET <url>?crc_token=<random>`; the receiver proves control o
 
 Outcomes follow the webhook state table: a pass makes the webhook valid; a 2XX with a wrong token, any
 3XX (never followed) or a TLS error is a definite failure (invalid at once); a 4XX, 5XX, timeout or
-closed connection is transient (invalid only after 28 hours without a successful validation).
+closed connection is transient (invalid only after 28 hours without a successful validation); that
+table is the domain's rule (`domain/webhooks.judge`).
 """
 
 from __future__ import annotations
@@ -14,16 +15,13 @@ import base64
 import hashlib
 import hmac
 import ssl
-from dataclasses import dataclass
 
 import httpx
 
 from roost.config import Settings
+from roost.domain.outbound import CrcOutcome
 
 REPLY_LIMIT_S = 10.0
-# A webhook failing transiently stays valid until this long after its last successful validation
-# (24 hours plus the 4-hour grace period).
-TRANSIENT_LIMIT_MS = 28 * 3600 * 1000
 
 
 def signature(consumer_secret: str, message: str | bytes) -> str:
@@ -49,15 +47,6 @@ def reply_limit(settings: Settings) -> float:
     """The CRC reply deadline: the feature setting `crc_timeout_seconds`, else 10 s (the v2 docs)."""
     value = settings.number("crc_timeout_seconds", REPLY_LIMIT_S, positive=True)
     return value if value <= 60 else REPLY_LIMIT_S
-
-
-@dataclass(frozen=True, slots=True)
-class CrcOutcome:
-    passed: bool
-    # A definite failure (2XX with a wrong token, a 3XX, a TLS error) invalidates at once; a transient
-    # one (4XX, 5XX, timeout, closed connection) only after the 28-hour rule.
-    definite: bool
-    detail: str
 
 
 def _is_tls_error(exc: BaseException) -> bool:
@@ -103,17 +92,3 @@ async def run_crc(
             False, True, "URL returned bad response during CRC with error: Invalid `response_token`"
         )
     return CrcOutcome(True, False, "")
-
-
-def judge(
-    outcome: CrcOutcome, valid: bool, validated_at: int | None, created_at: int, now_ms: int
-) -> tuple[bool, int | None]:
-    """The webhook's (valid, validated_at) after a CRC, by the state table."""
-    if outcome.passed:
-        return True, now_ms
-    if outcome.definite:
-        return False, validated_at
-    last = validated_at if validated_at is not None else created_at
-    if now_ms - last > TRANSIENT_LIMIT_MS:
-        return False, validated_at
-    return valid, validated_at

@@ -4,7 +4,7 @@ One background task per server. Each tick reads the events after a persisted cur
 delivery row per (subscribed valid webhook, event) in the same transaction that moves the cursor (so a
 crash loses nothing: duplicates are allowed, loss is not), then POSTs the deliveries that are due.
 A delivery succeeds only on HTTP 200; otherwise it is retried after each delay of the feature setting
-`delivery_retry_schedule` (seconds, comma-separated; default "30,90,180") by `services.clock`, then
+`delivery_retry_schedule` (seconds, comma-separated; default "30,90,180") by the roost clock, then
 marked failed. A reply not received within DELIVERY_REPLY_LIMIT_S counts as a failure.
 """
 
@@ -14,20 +14,22 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
-from roost.events.aaa import aaa_outgoing
+from roost.config import Settings
+from roost.core.records import Row
 from roost.events.crc import signature
-from roost.events.replay import advance_replays
+from roost.events.outgoing import Outgoing
+from roost.events.replay import ReplayJobs
 from roost.events.schedule import CrcScheduler
-from roost.events.stream_hooks import StreamHooks
-from roost.events.xaa import xaa_outgoing
-from roost.services import Services
-from roost.storage.db import Row
+from roost.events.tail import EventLog
+from roost.storage.apps import AppStore
 from roost.storage.deliveries import DeliveryStore
+from roost.storage.webhooks import WebhookStore
 
 log = logging.getLogger("roost.dispatch")
 
@@ -42,6 +44,12 @@ DEFAULT_RETRY_SCHEDULE = "30,90,180"
 # The platform counts "no reply within ~3 s" as a failed delivery (the CRC deadline is separate).
 DELIVERY_REPLY_LIMIT_S = 3.0
 EVENT_ID_HEADER = "x-roost-event-id"
+
+
+class Fanout(Protocol):
+    """One webhook product's view of an event: the deliveries it makes of it."""
+
+    async def outgoing(self, event: Row) -> list[Outgoing]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,20 +71,35 @@ def retry_schedule(extra: dict[str, str]) -> list[int]:
 
 
 class Dispatcher:
-    def __init__(self, services: Services) -> None:
-        self.services = services
-        self.store = DeliveryStore(services.db)
+    def __init__(
+        self,
+        log: EventLog,
+        store: DeliveryStore,
+        webhooks: WebhookStore,
+        apps: AppStore,
+        settings: Settings,  # read live: the retry schedule
+        fanouts: Sequence[Fanout],  # account activity, activity events, filtered-stream webhooks
+        crc_scheduler: CrcScheduler,
+        replays: ReplayJobs,
+    ) -> None:
+        self._log = log
+        self._clock = log.clock
+        self.store = store
+        self._webhooks = webhooks
+        self._apps = apps
+        self._settings = settings
+        self._fanouts = tuple(fanouts)
         self._task: asyncio.Task[None] | None = None
         self._session: aiohttp.ClientSession | None = None
         self._housekeeping_at = 0.0  # monotonic time of the last scheduler/replay pass
         self._wake = asyncio.Event()
         self._stopping = False
-        self._signature_header = signature_header(services.settings.brand)
+        self._signature_header = signature_header(settings.brand)
         self._in_flight: dict[int, int] = {}  # delivery id -> webhook id, until its outcome is stored
         self._finished: list[dict[str, Any]] = []
         self._tasks: set[asyncio.Task[None]] = set()
-        self.crc_scheduler = CrcScheduler(services)
-        self.stream_hooks = StreamHooks(services)  # filtered-stream webhooks: links and rules in memory
+        self.crc_scheduler = crc_scheduler
+        self._replays = replays
 
     def start(self) -> None:
         self._stopping = False
@@ -91,10 +114,7 @@ class Dispatcher:
         )
         self._task = asyncio.create_task(self._run(), name="roost-dispatch")
         # Local writes wake the worker at once; polling remains for other processes' writes.
-        self.services.db.commit_listeners.append(self._on_commit)
-
-    def _on_commit(self) -> None:
-        self._wake.set()
+        self._log.listen(self._wake)
 
     def wake(self) -> None:
         """The clock moved (or someone asks): run the scheduled work at once, not at its next turn."""
@@ -102,8 +122,7 @@ class Dispatcher:
         self._wake.set()
 
     async def stop(self) -> None:
-        if self._on_commit in self.services.db.commit_listeners:
-            self.services.db.commit_listeners.remove(self._on_commit)
+        self._log.unlisten(self._wake)
         if self._task is not None:
             # Ask the loop to finish its round; cancel only a round stuck on a slow receiver.
             self._stopping = True
@@ -156,7 +175,7 @@ class Dispatcher:
         if time.monotonic() - self._housekeeping_at >= HOUSEKEEPING_S:
             self._housekeeping_at = time.monotonic()
             await self.crc_scheduler.tick()
-            await advance_replays(self.services)
+            await self._replays.advance()
         await self.collect()
         await self._send_round()
 
@@ -164,7 +183,7 @@ class Dispatcher:
 
     async def collect(self) -> None:
         cursor = await self.store.cursor()
-        events = await self.services.events.after(cursor, EVENT_BATCH)
+        events = await self._log.events.after(cursor, EVENT_BATCH)
         if not events:
             return
         rows: list[dict[str, Any]] = []
@@ -173,12 +192,10 @@ class Dispatcher:
         await self.store.enqueue(rows, int(events[-1]["position"]))
 
     async def _deliveries_for(self, event: Row) -> list[dict[str, Any]]:
-        outgoing = [
-            *await aaa_outgoing(self.services, event),
-            *await xaa_outgoing(self.services, event),
-            *await self.stream_hooks.outgoing(event),
-        ]
-        now = self.services.clock.now_ms()
+        outgoing: list[Outgoing] = []
+        for fanout in self._fanouts:
+            outgoing.extend(await fanout.outgoing(event))
+        now = self._clock.now_ms()
         return [
             {
                 "webhook_id": item.webhook_id,
@@ -207,7 +224,7 @@ class Dispatcher:
         room = MAX_IN_FLIGHT - len(self._in_flight)
         fresh: list[Row] = []
         if room > 0 and self._session is not None:
-            fresh = await self.store.due(self.services.clock.now_ms(), room)
+            fresh = await self.store.due(self._clock.now_ms(), room)
         per_webhook: dict[int, int] = {}
         for busy in self._in_flight.values():
             per_webhook[busy] = per_webhook.get(busy, 0) + 1
@@ -236,10 +253,10 @@ class Dispatcher:
             task.add_done_callback(self._tasks.discard)
 
     async def _target(self, webhook_id: int) -> _Target | None:
-        hook = await self.services.webhooks.get(webhook_id)
+        hook = await self._webhooks.get(webhook_id)
         if hook is None or not hook["valid"]:
             return None
-        app = await self.services.apps.get(int(hook["app_id"]))
+        app = await self._apps.get(int(hook["app_id"]))
         if app is None:
             return None
         return _Target(str(hook["url"]), str(app["consumer_secret"]))
@@ -274,7 +291,7 @@ class Dispatcher:
                     await response.read()
             except (aiohttp.ClientError, TimeoutError, ValueError):
                 status = None
-            now = self.services.clock.now_ms()
+            now = self._clock.now_ms()
             attempts += 1
             outcome.update(
                 attempts=attempts,
@@ -284,7 +301,7 @@ class Dispatcher:
             if status == 200:
                 outcome.update(state="delivered", delivered_at=now)
                 return
-            schedule = retry_schedule(self.services.settings.extra)
+            schedule = retry_schedule(self._settings.extra)
             if attempts <= len(schedule):
                 outcome.update(state="pending", next_attempt_at=now + schedule[attempts - 1] * 1000)
         finally:

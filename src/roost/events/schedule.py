@@ -1,7 +1,7 @@
 """Scheduled CRC checks: every 30 minutes for a webhook not validated in the last 24 hours, and the
 28-hour rule that marks a webhook invalid after transient failures.
 
-Times are the roost clock's (`services.clock`), so moving the clock runs the checks that fell due in
+Times are the roost clock's, so moving the clock runs the checks that fell due in
 the skipped interval at once. `webhooks.crc_attempted_at` keeps the 30-minute cadence across restarts;
 `webhooks.validated_at` is the last passing CRC. Only valid webhooks are scheduled: an invalid one stays
 invalid until `PUT /2/webhooks/:id` passes (the state table's only way back).
@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 
-from roost.events.crc import judge, reply_limit, run_crc
-from roost.services import Services
+from roost.config import Settings
+from roost.core.clock import Clock
+from roost.core.ids import TokenSource
+from roost.domain.webhooks import judge
+from roost.events.crc import reply_limit, run_crc
+from roost.storage.apps import AppStore
+from roost.storage.webhooks import WebhookStore
 
 log = logging.getLogger("roost.crc")
 
@@ -25,47 +31,61 @@ CHECK_EVERY_MS = 1000
 
 
 class CrcScheduler:
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(
+        self,
+        webhooks: WebhookStore,
+        apps: AppStore,
+        clock: Clock,
+        tokens: TokenSource,
+        settings: Settings,  # read live: the CRC deadline
+    ) -> None:
+        self._webhooks = webhooks
+        self._apps = apps
+        self._clock = clock
+        self._tokens = tokens
+        self._settings = settings
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._last_check: int | None = None
 
     async def tick(self) -> None:
         """Called on every dispatcher round (and at once after the clock moves); must not block on
         the network: CRC requests run as tasks of their own."""
-        now = self.services.clock.now_ms()
+        now = self._clock.now_ms()
         last = self._last_check
         if last is not None and last <= now < last + CHECK_EVERY_MS:
             return
         self._last_check = now
-        due = await self.services.webhooks.crc_due(now - FRESH_MS, now - CADENCE_MS)
+        due = await self._webhooks.crc_due(now - FRESH_MS, now - CADENCE_MS)
         for row in due:
             webhook_id = int(row["id"])
             if webhook_id in self._tasks:
                 continue  # at most one CRC in flight per webhook
             # Recorded before the request so the next round does not pick the webhook again.
-            await self.services.webhooks.mark_crc_attempted(webhook_id, now)
+            await self._webhooks.mark_crc_attempted(webhook_id, now)
             task = asyncio.create_task(self._check(webhook_id), name=f"roost-crc-{webhook_id}")
             self._tasks[webhook_id] = task
-            task.add_done_callback(lambda _t, key=webhook_id: self._tasks.pop(key, None))
+            task.add_done_callback(functools.partial(self._forget, webhook_id))
+
+    def _forget(self, webhook_id: int, _task: asyncio.Task[None]) -> None:
+        self._tasks.pop(webhook_id, None)
 
     async def _check(self, webhook_id: int) -> None:
-        services = self.services
+        webhooks = self._webhooks
         try:
-            hook = await services.webhooks.get(webhook_id)
+            hook = await webhooks.get(webhook_id)
             if hook is None:
                 return
-            app = await services.apps.get(int(hook["app_id"]))
+            app = await self._apps.get(int(hook["app_id"]))
             if app is None:
                 return
             outcome = await run_crc(
                 str(hook["url"]),
                 str(app["consumer_secret"]),
-                services.tokens.token(32),
-                reply_limit(services.settings),
+                self._tokens.token(32),
+                reply_limit(self._settings),
             )
             # Read again: a PUT may have re-validated the webhook while the request was out.
-            current = await services.webhooks.get(webhook_id)
+            current = await webhooks.get(webhook_id)
             if current is None:
                 return
             valid, validated_at = judge(
@@ -73,10 +93,10 @@ class CrcScheduler:
                 bool(current["valid"]),
                 current["validated_at"],
                 int(current["created_at"]),
-                services.clock.now_ms(),
+                self._clock.now_ms(),
             )
             if valid != bool(current["valid"]) or validated_at != current["validated_at"]:
-                await services.webhooks.record_crc(webhook_id, valid, validated_at)
+                await webhooks.record_crc(webhook_id, valid, validated_at)
             if not outcome.passed:
                 log.info("scheduled CRC of webhook %s failed: %s", webhook_id, outcome.detail)
         except asyncio.CancelledError:

@@ -13,16 +13,17 @@ every `LINKS_TTL_S` to notice webhooks a CRC made invalid.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from roost.core import jsonio
-from roost.core.fields import Selection
+from roost.core.fields import FieldsEngine, Selection
+from roost.core.records import Row
+from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.stream_links import stored_params
 from roost.domain.stream_rules import RULES_EVENT
 from roost.domain.stream_ruleset import RuleSet
 from roost.events.outgoing import Outgoing
-from roost.events.stream_posts import POST_KINDS, fields_engine, post_view, public_post, render_post
-from roost.services import Services
-from roost.storage.db import Row
+from roost.events.stream_posts import POST_KINDS, StreamObjects
 from roost.storage.stream_links import StreamLinkStore
 
 LINKS_TTL_S = 1.0
@@ -33,10 +34,11 @@ def route(app_id: int) -> str:
     return f"stream:{app_id}"
 
 
-def selection_of(params: Params) -> Selection:
-    """The link's selection. Its parameters were checked when it was made; one no longer accepted is
-    left out rather than failing every delivery."""
-    engine = fields_engine()
+def selection_of(params: Params, engine: FieldsEngine | None = None) -> Selection:
+    """The link's selection, parsed by the server's fields engine (without one, by an engine of the
+    post kinds). Its parameters were checked when it was made; one no longer accepted is left out
+    rather than failing every delivery."""
+    engine = engine or FieldsEngine(KINDS, EXPANSIONS)
     selection, problems = engine.parse("tweet", dict(params))
     if problems:
         bad = {name for name, _, _ in problems}
@@ -45,8 +47,12 @@ def selection_of(params: Params) -> Selection:
 
 
 class StreamHooks:
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(
+        self, objects: StreamObjects, links: StreamLinkStore, rulesets: Callable[[int], RuleSet]
+    ) -> None:
+        self._objects = objects
+        self._links_store = links
+        self._new_ruleset = rulesets  # an app's rules, not loaded yet
         self._links: dict[int, list[Row]] | None = None  # app id -> its deliverable links
         self._links_at = 0.0
         self._rules: dict[int, RuleSet] = {}
@@ -66,10 +72,11 @@ class StreamHooks:
         links = await self._current_links()
         if not links:
             return []
-        post = await public_post(self.services, event)  # deleted and protected posts are never sent
+        objects = self._objects
+        post = await objects.public_post(event)  # deleted and protected posts are never sent
         if post is None:
             return []
-        view = await post_view(self.services, post)
+        view = await objects.post_view(post)
         out: list[Outgoing] = []
         for app_id, app_links in links.items():
             rules = await self._ruleset(app_id)
@@ -82,7 +89,7 @@ class StreamHooks:
             for link in app_links:
                 params = tuple(stored_params(link))
                 if params not in bodies:
-                    body = await render_post(self.services, selection_of(params), post)
+                    body = await objects.render_post(selection_of(params, objects.engine), post)
                     body["matching_rules"] = rules.matching_rules(hits)
                     bodies[params] = jsonio.dumps(body)
                 out.append(Outgoing(int(link["webhook_id"]), route(app_id), bodies[params]))
@@ -91,7 +98,7 @@ class StreamHooks:
     async def _current_links(self) -> dict[int, list[Row]]:
         if self._links is None or time.monotonic() - self._links_at >= LINKS_TTL_S:
             grouped: dict[int, list[Row]] = {}
-            for row in await StreamLinkStore(self.services.db).deliverable():
+            for row in await self._links_store.deliverable():
                 grouped.setdefault(int(row["app_id"]), []).append(row)
             self._links, self._links_at = grouped, time.monotonic()
             for app_id in [a for a in self._rules if a not in grouped]:
@@ -103,7 +110,7 @@ class StreamHooks:
         # Kept (or marked fresh) only once loaded: a failed load is retried with the event's next try.
         rules = self._rules.get(app_id)
         if rules is None:
-            rules = RuleSet(self.services.db, self.services.settings, app_id)
+            rules = self._new_ruleset(app_id)
             await rules.load()
             self._rules[app_id] = rules
             self._stale_rules.discard(app_id)

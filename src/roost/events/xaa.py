@@ -1,5 +1,6 @@
 """Activity-events (XAA) fan-out: event-log rows → activity envelopes, for the subscriptions' webhooks
-(`xaa_outgoing`, called by the dispatcher) and for `/2/activity/stream` connections (`ActivityStream`).
+(`ActivityEvents.outgoing`, called by the dispatcher) and for `/2/activity/stream` connections
+(`events/selectors.ActivitySelector`).
 
 Every log kind of `events/outgoing.py` maps to the event types it can satisfy and the users (with the
 event's direction relative to each) a subscription filter must name; one indexed query per such user
@@ -10,22 +11,23 @@ finds the subscriptions. The envelope is the same for webhooks and streams:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 from roost.core import jsonio
 from roost.core.clock import iso_ms
 from roost.core.fields import RenderContext
+from roost.core.records import Row
 from roost.domain.activity import render_filter
 from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
 from roost.events.aaa import legacy_dm_attachment, legacy_dm_entities
 from roost.events.outgoing import Outgoing
-from roost.events.tail import DEFAULT_KEEPALIVE_S, Slots, Tail
-from roost.services import Services
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
-from roost.storage.db import Row
+from roost.storage.dms import DmStore
+from roost.storage.posts import PostStore
+from roost.storage.users import UserStore
 
 # (event types a subscription may name, the user its filter must name, direction relative to that user)
 Route = tuple[tuple[str, ...], int, str | None]
@@ -109,62 +111,12 @@ def envelope(
     return jsonio.dumps({"data": data})
 
 
-async def matches(
-    services: Services, event: Row, keep: Callable[[Row], bool] | None = None
-) -> list[tuple[Row, bytes]]:
-    """The subscriptions an event satisfies (those `keep` accepts), each with its envelope."""
-    kind = str(event["kind"])
-    payload = jsonio.loads(event["payload"])
-    user_id = None if event["user_id"] is None else int(event["user_id"])
-    try:
-        targets = routes(kind, payload, user_id)
-    except (KeyError, TypeError, ValueError):
-        return []  # a row not following the conventions is skipped, never fatal to the dispatcher
-    if kind == "post.create":
-        # post.mention.create: the same post, for subscriptions on each user it mentions.
-        for mentioned in await AaaStore(services.db).mentioned_user_ids(int(payload["post_id"])):
-            targets.append((("post.mention.create",), mentioned, None))
-    if not targets:
-        return []
-    if kind.startswith("post.") and int(payload["author_id"]) in await services.users.protected_ids():
-        return []  # posts from protected accounts are never delivered
-    store = ActivityStore(services.db)
-    chosen: dict[int, Row] = {}
-    for event_types, target_user, direction in targets:
-        for sub in await store.matching(event_types, target_user):
-            if accepts(sub, direction) and (keep is None or keep(sub)):
-                chosen.setdefault(int(sub["id"]), sub)
-    if not chosen:
-        return []
-    body, includes = await _payload(services, kind, payload, event)
-    if body is None:
-        return []
-    return [(sub, envelope(sub, event, body, includes)) for sub in chosen.values()]
-
-
 def _deliverable(sub: Row) -> bool:
     return (
         sub["webhook_id"] is not None
         and bool(sub["webhook_valid"])
         and sub["webhook_app_id"] == sub["app_id"]
     )
-
-
-async def xaa_outgoing(services: Services, event: Row) -> list[Outgoing]:
-    return [
-        Outgoing(int(sub["webhook_id"]), f"xaa:{sub['id']}", body)
-        for sub, body in await matches(services, event, _deliverable)
-    ]
-
-
-# ---- payloads -----------------------------------------------------------------------------------
-
-
-async def _user(services: Services, user_id: int) -> dict[str, Any]:
-    row = await services.users.get(user_id)
-    if row is None:
-        return {"id": str(user_id)}
-    return render_user(row, USER_FIELDS, _CONTEXT)
 
 
 def _with_str_twins(metrics: dict[str, Any]) -> dict[str, Any]:
@@ -174,134 +126,140 @@ def _with_str_twins(metrics: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def _payload(
-    services: Services, kind: str, payload: dict[str, Any], event: Row
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    if kind == "post.create":
-        post = await services.posts.get(int(payload["post_id"]))
-        if post is None:
-            return None, None
-        data = render_post(post, POST_FIELDS, _CONTEXT)
-        if "public_metrics" in data:
-            data["public_metrics"] = _with_str_twins(data["public_metrics"])
-        return data, {"users": [await _user(services, int(post["author_id"]))]}
-    if kind == "post.delete":
-        return {"id": str(payload["post_id"]), "author_id": str(payload["author_id"])}, None
-    if kind == "like.create":
-        created = int(event["created_at"])
-        return {
-            # A 32-hex id, stable per event so receivers can dedupe.
-            "id": hashlib.md5(str(event["id"]).encode()).hexdigest(),
-            "created_at": iso_ms(created),
-            "timestamp_ms": str(created),
-            "liked_tweet_id": str(payload["post_id"]),
-            "liked_tweet_author_id": str(payload["post_author_id"]),
-        }, None
-    if kind in _FOLLOW_LIKE or kind in _ACTOR_ONLY:
-        return {
-            "source": {"data": await _user(services, int(payload["source_id"]))},
-            "target": {"data": await _user(services, int(payload["target_id"]))},
-        }, None
-    if kind.startswith("profile.update."):
-        return {"before": payload.get("before"), "after": payload.get("after")}, None
-    if kind in ("spaces.start", "spaces.end"):
-        return {
-            "user": {"data": await _user(services, int(payload["creator_id"]))},
-            "broadcast_id": str(payload["space_id"]),
-            "event_type": kind.replace(".", "_"),
-        }, None
-    if kind in ("dm.sent", "dm.received"):
-        return await _dm_payload(services, payload, event), None
-    if kind in ("dm.read", "dm.indicate_typing"):
-        sender = int(payload["sender_id"])
-        item: dict[str, Any] = {
-            "created_timestamp": str(event["created_at"]),
-            "sender_id": str(sender),
-            "dm_conversation_id": payload["dm_conversation_id"],
-        }
-        key = "direct_message_indicate_typing_events"
-        if kind == "dm.read":
-            key = "direct_message_mark_read_events"
-            item["last_read_event_id"] = str(payload.get("last_read_event_id", ""))
-        return {key: [item], "users": {str(sender): {"data": await _user(services, sender)}}}, None
-    return None, None
+class ActivityEvents:
+    """Activity envelopes of one server's event log."""
 
+    def __init__(
+        self, subscriptions: ActivityStore, aaa: AaaStore, users: UserStore, posts: PostStore, dms: DmStore
+    ) -> None:
+        self._subscriptions = subscriptions
+        self._aaa = aaa
+        self._users = users
+        self._posts = posts
+        self._dms = dms
 
-async def _dm_payload(services: Services, payload: dict[str, Any], event: Row) -> dict[str, Any] | None:
-    row = await services.dms.event(int(payload["dm_event_id"]))
-    if row is None:
-        return None
-    sender = int(row["sender_id"]) if row["sender_id"] is not None else int(payload["sender_id"])
-    event_type = str(row["event_type"])
-    item: dict[str, Any] = {
-        "id": str(row["id"]),
-        "created_timestamp": str(row["created_at"]),
-        "dm_conversation_id": row["conversation_id"],
-    }
-    if event_type == "MessageCreate":
-        message: dict[str, Any] = {"text": row["text"] or ""}
-        message["entities"] = await legacy_dm_entities(services, row["entities"])
-        attachment = await legacy_dm_attachment(services, row["attachments"])
-        if attachment is not None:
-            message["attachment"] = attachment
-        created: dict[str, Any] = {"sender_id": str(sender), "message_data": message}
-        if event["kind"] == "dm.received" and event["user_id"] is not None:
-            created["target"] = {"recipient_id": str(event["user_id"])}
-        item.update(type="message_create", message_create=created)
-    else:
-        # Only membership changes list who joined or left.
-        item.update(
-            type="participants_join" if event_type == "ParticipantsJoin" else "participants_leave",
-            sender_id=str(sender),
-            participant_ids=[str(p) for p in jsonio.loads(row["participant_ids"] or "[]")],
-        )
-    return {"direct_message_events": [item], "users": {str(sender): {"data": await _user(services, sender)}}}
-
-
-# ---- the persistent stream ----------------------------------------------------------------------
-
-MAX_CONNECTIONS = 2
-# Open /2/activity/stream connections per app; the same slots and log tail as the filtered stream.
-ACTIVITY_SLOTS = Slots("activity_stream_connections", MAX_CONNECTIONS)
-
-
-class ActivityStream:
-    """The lines of one `/2/activity/stream` connection; closing it frees the app's connection slot
-    (even when the stream never started)."""
-
-    def __init__(self, services: Services, app_id: int, position: int, end_ms: int | None) -> None:
-        self._services = services
-        self._app_id = app_id
-        self._lines = _lines(services, app_id, position, end_ms)
-        self._released = False
-
-    def __aiter__(self) -> ActivityStream:
-        return self
-
-    async def __anext__(self) -> bytes:
-        return await self._lines.__anext__()
-
-    async def aclose(self) -> None:
+    async def matches(self, event: Row, keep: Callable[[Row], bool] | None = None) -> list[tuple[Row, bytes]]:
+        """The subscriptions an event satisfies (those `keep` accepts), each with its envelope."""
+        kind = str(event["kind"])
+        payload = jsonio.loads(event["payload"])
+        user_id = None if event["user_id"] is None else int(event["user_id"])
         try:
-            await self._lines.aclose()
-        finally:
-            if not self._released:
-                self._released = True
-                ACTIVITY_SLOTS.release(self._services, self._app_id)
+            targets = routes(kind, payload, user_id)
+        except (KeyError, TypeError, ValueError):
+            return []  # a row not following the conventions is skipped, never fatal to the dispatcher
+        if kind == "post.create":
+            # post.mention.create: the same post, for subscriptions on each user it mentions.
+            for mentioned in await self._aaa.mentioned_user_ids(int(payload["post_id"])):
+                targets.append((("post.mention.create",), mentioned, None))
+        if not targets:
+            return []
+        if kind.startswith("post.") and int(payload["author_id"]) in await self._users.protected_ids():
+            return []  # posts from protected accounts are never delivered
+        chosen: dict[int, Row] = {}
+        for event_types, target_user, direction in targets:
+            for sub in await self._subscriptions.matching(event_types, target_user):
+                if accepts(sub, direction) and (keep is None or keep(sub)):
+                    chosen.setdefault(int(sub["id"]), sub)
+        if not chosen:
+            return []
+        body, includes = await self._payload(kind, payload, event)
+        if body is None:
+            return []
+        return [(sub, envelope(sub, event, body, includes)) for sub in chosen.values()]
 
+    async def outgoing(self, event: Row) -> list[Outgoing]:
+        """The deliveries to the subscriptions' (valid, same-app) webhooks."""
+        return [
+            Outgoing(int(sub["webhook_id"]), f"xaa:{sub['id']}", body)
+            for sub, body in await self.matches(event, _deliverable)
+        ]
 
-async def _lines(services: Services, app_id: int, position: int, end_ms: int | None) -> AsyncIterator[bytes]:
-    keepalive = services.settings.number("activity_stream_keepalive_s", DEFAULT_KEEPALIVE_S, positive=True)
-    tail = Tail(services, position, keepalive, end_ms)
+    # ---- payloads -------------------------------------------------------------------------------
 
-    def of_app(sub: Row) -> bool:
-        return int(sub["app_id"]) == app_id
+    async def _user(self, user_id: int) -> dict[str, Any]:
+        row = await self._users.get(user_id)
+        if row is None:
+            return {"id": str(user_id)}
+        return render_user(row, USER_FIELDS, _CONTEXT)
 
-    async for events in tail.batches():
-        if not events:
-            yield b"\r\n"  # keep-alive
-            continue
-        for event in events:
-            for _, body in await matches(services, event, of_app):
-                yield body + b"\r\n"
-                tail.wrote()
+    async def _payload(
+        self, kind: str, payload: dict[str, Any], event: Row
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        if kind == "post.create":
+            post = await self._posts.get(int(payload["post_id"]))
+            if post is None:
+                return None, None
+            data = render_post(post, POST_FIELDS, _CONTEXT)
+            if "public_metrics" in data:
+                data["public_metrics"] = _with_str_twins(data["public_metrics"])
+            return data, {"users": [await self._user(int(post["author_id"]))]}
+        if kind == "post.delete":
+            return {"id": str(payload["post_id"]), "author_id": str(payload["author_id"])}, None
+        if kind == "like.create":
+            created = int(event["created_at"])
+            return {
+                # A 32-hex id, stable per event so receivers can dedupe.
+                "id": hashlib.md5(str(event["id"]).encode()).hexdigest(),
+                "created_at": iso_ms(created),
+                "timestamp_ms": str(created),
+                "liked_tweet_id": str(payload["post_id"]),
+                "liked_tweet_author_id": str(payload["post_author_id"]),
+            }, None
+        if kind in _FOLLOW_LIKE or kind in _ACTOR_ONLY:
+            return {
+                "source": {"data": await self._user(int(payload["source_id"]))},
+                "target": {"data": await self._user(int(payload["target_id"]))},
+            }, None
+        if kind.startswith("profile.update."):
+            return {"before": payload.get("before"), "after": payload.get("after")}, None
+        if kind in ("spaces.start", "spaces.end"):
+            return {
+                "user": {"data": await self._user(int(payload["creator_id"]))},
+                "broadcast_id": str(payload["space_id"]),
+                "event_type": kind.replace(".", "_"),
+            }, None
+        if kind in ("dm.sent", "dm.received"):
+            return await self._dm_payload(payload, event), None
+        if kind in ("dm.read", "dm.indicate_typing"):
+            sender = int(payload["sender_id"])
+            item: dict[str, Any] = {
+                "created_timestamp": str(event["created_at"]),
+                "sender_id": str(sender),
+                "dm_conversation_id": payload["dm_conversation_id"],
+            }
+            key = "direct_message_indicate_typing_events"
+            if kind == "dm.read":
+                key = "direct_message_mark_read_events"
+                item["last_read_event_id"] = str(payload.get("last_read_event_id", ""))
+            return {key: [item], "users": {str(sender): {"data": await self._user(sender)}}}, None
+        return None, None
+
+    async def _dm_payload(self, payload: dict[str, Any], event: Row) -> dict[str, Any] | None:
+        row = await self._dms.event(int(payload["dm_event_id"]))
+        if row is None:
+            return None
+        sender = int(row["sender_id"]) if row["sender_id"] is not None else int(payload["sender_id"])
+        event_type = str(row["event_type"])
+        item: dict[str, Any] = {
+            "id": str(row["id"]),
+            "created_timestamp": str(row["created_at"]),
+            "dm_conversation_id": row["conversation_id"],
+        }
+        if event_type == "MessageCreate":
+            message: dict[str, Any] = {"text": row["text"] or ""}
+            message["entities"] = await legacy_dm_entities(self._users, row["entities"])
+            attachment = await legacy_dm_attachment(self._users, row["attachments"])
+            if attachment is not None:
+                message["attachment"] = attachment
+            created: dict[str, Any] = {"sender_id": str(sender), "message_data": message}
+            if event["kind"] == "dm.received" and event["user_id"] is not None:
+                created["target"] = {"recipient_id": str(event["user_id"])}
+            item.update(type="message_create", message_create=created)
+        else:
+            # Only membership changes list who joined or left.
+            item.update(
+                type="participants_join" if event_type == "ParticipantsJoin" else "participants_leave",
+                sender_id=str(sender),
+                participant_ids=[str(p) for p in jsonio.loads(row["participant_ids"] or "[]")],
+            )
+        return {"direct_message_events": [item], "users": {str(sender): {"data": await self._user(sender)}}}

@@ -1,16 +1,14 @@
-"""Activity events (XAA): subscriptions and the persistent activity stream."""
+"""Activity events (XAA): subscriptions and the persistent activity stream (its selector:
+`events/selectors.ActivitySelector`, on the connection class every stream shares)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from roost.core import errors
 from roost.core.params import CsvOf, IntRange, Param, Snowflake, Timestamp, Token
-from roost.domain.activity import ActivityService
-from roost.events.xaa import ACTIVITY_SLOTS, ActivityStream
 from roost.platform.operations import ANY_AUTH, APP, Operation, RateLimit
 from roost.platform.pipeline import Call, Stream
-from roost.storage.activity import ActivityStore
+from roost.platform.stream import opening
 
 SUBSCRIPTION_LIMIT = RateLimit(app=500, user=500)
 STREAM_LIMIT = RateLimit(app=450)
@@ -19,51 +17,32 @@ BACKFILL_MAX_MINUTES = 5
 
 
 async def create_subscription(call: Call) -> dict[str, Any]:
-    return {"data": await ActivityService(call.services).create(call.principal, call.body)}
+    return {"data": await call.domain.activity.create(call.principal, call.body)}
 
 
 async def list_subscriptions(call: Call) -> dict[str, Any]:
     params = call.params
-    return await ActivityService(call.services).listing(
+    return await call.domain.activity.listing(
         call.principal.app_id, params.get("max_results", 100), params.get("pagination_token")
     )
 
 
 async def update_subscription(call: Call) -> dict[str, Any]:
-    data = await ActivityService(call.services).update(
-        call.principal.app_id, call.params["subscription_id"], call.body
-    )
+    data = await call.domain.activity.update(call.principal.app_id, call.params["subscription_id"], call.body)
     return {"data": data}
 
 
 async def delete_subscription(call: Call) -> dict[str, Any]:
-    total = await ActivityService(call.services).delete(call.principal.app_id, call.params["subscription_id"])
+    total = await call.domain.activity.delete(call.principal.app_id, call.params["subscription_id"])
     return {"data": {"deleted": True}, "meta": {"total_subscriptions": total}}
 
 
 async def delete_subscriptions(call: Call) -> dict[str, Any]:
-    return await ActivityService(call.services).delete_many(call.principal.app_id, call.params["ids"])
+    return await call.domain.activity.delete_many(call.principal.app_id, call.params["ids"])
 
 
 async def stream(call: Call) -> Stream:
-    services, params = call.services, call.params
-    now = call.now_ms
-    start, end = params.get("start_time"), params.get("end_time")
-    if start is not None and end is not None and end <= start:
-        raise errors.invalid_request(
-            [errors.param_error("end_time", call.raw["end_time"], "end_time must be after start_time")]
-        )
-    since = start
-    if since is None and params.get("backfill_minutes"):
-        since = now - int(params["backfill_minutes"]) * 60_000
-    store = ActivityStore(services.db)
-    position = await store.max_position()
-    if since is not None:
-        before = await store.position_before(since)
-        position = position if before is None else min(before, position)
-    if not ACTIVITY_SLOTS.acquire(services, call.principal.app_id):
-        raise errors.streaming_connection("TooManyConnections")
-    return Stream(ActivityStream(services, call.principal.app_id, position, end))
+    return await call.domain.streams.activity(opening(call))
 
 
 OPERATIONS: tuple[Operation, ...] = (

@@ -7,15 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.core import errors, pagination
-from roost.core.clock import iso_ms
 from roost.core.params import Enum, EnumSet, IntRange, Param, Token
-from roost.core.records import Row
-from roost.domain import usage
-from roost.events.connections import active_rows, fresh_since, terminate
 from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call
-from roost.storage.streams import StreamStore
 
 ENDPOINTS = (
     "filtered_stream",
@@ -49,186 +43,37 @@ USAGE_FIELDS = (
     "project_id",
     "project_usage",
 )
-DEFAULT_USAGE_FIELDS = frozenset({"cap_reset_day", "project_cap", "project_id", "project_usage"})
-MAX_UUIDS = 100
-
-
-# ---- listing --------------------------------------------------------------------------------------
-
-
-def _history_item(row: Row, fields: frozenset[str]) -> dict[str, Any]:
-    """A connection as listed: id, endpoint_name and connected_at always (2.159 requires the last
-    two); the rest when asked for and known."""
-    item: dict[str, Any] = {
-        "id": str(row["id"]),
-        "endpoint_name": str(row["endpoint"]),
-        "connected_at": iso_ms(int(row["connected_at"])),
-    }
-    if "disconnected_at" in fields and row["disconnected_at"] is not None:
-        item["disconnected_at"] = iso_ms(int(row["disconnected_at"]))
-    if "disconnect_reason" in fields and row["disconnect_reason"] is not None:
-        item["disconnect_reason"] = row["disconnect_reason"]
-    if "client_ip" in fields and row.get("client_ip"):
-        item["client_ip"] = row["client_ip"]
-    return item
-
-
-def _cursor(call: Call) -> tuple[int, str] | None:
-    """The `pagination_token`: the (connected_at, id) of the last connection of the previous page."""
-    token = call.params.get("pagination_token")
-    if token is None:
-        return None
-    at, _, ident = token.key(_PAGE_SCOPE).partition(":")
-    if not (at.isascii() and at.isdigit() and ident):
-        raise token.invalid()
-    return int(at), ident
-
-
-def _token(item: dict[str, Any], connected_at: int) -> str:
-    return pagination.encode_key(f"{connected_at}:{item['id']}", _PAGE_SCOPE)
-
-
-_PAGE_SCOPE = "connections"
 
 
 async def list_connections(call: Call) -> dict[str, Any]:
-    params, app_id = call.params, call.principal.app_id
-    status, limit = params["status"], int(params["max_results"])
-    endpoints: frozenset[str] | None = params.get("endpoints")
-    fields: frozenset[str] = params.get("connection.fields") or frozenset()
-    cursor = _cursor(call)
-
-    def after_cursor(connected_at: int, ident: str) -> bool:
-        return cursor is None or (-connected_at, ident) > (-cursor[0], cursor[1])
-
-    found: list[tuple[int, str, dict[str, Any]]] = []  # newest first, then by id
-    if status in ("active", "all"):
-        found.extend(
-            (int(row["connected_at"]), str(row["id"]), _history_item(row, fields))
-            for row in await active_rows(call.services, app_id)
-            if (endpoints is None or row["endpoint"] in endpoints)
-            and after_cursor(int(row["connected_at"]), str(row["id"]))
-        )
-    if status in ("inactive", "all"):
-        store = StreamStore(call.services.db)
-        before_at, after_id = cursor if cursor is not None else (1 << 62, "")
-        fresh = fresh_since(call.services)
-        # Read in chunks until the page (and one more, for next_token) is filled after filtering.
-        while True:
-            rows = await store.inactive_of_app(app_id, 200, fresh, before_at, after_id)
-            found.extend(
-                (int(row["connected_at"]), str(row["id"]), _history_item(row, fields))
-                for row in rows
-                if endpoints is None or row["endpoint"] in endpoints
-            )
-            if len(rows) < 200 or len(found) > limit:
-                break
-            before_at, after_id = int(rows[-1]["connected_at"]), str(rows[-1]["id"])
-    found.sort(key=lambda f: (-f[0], f[1]))
-    page = found[:limit]
-    meta: dict[str, Any] = {"result_count": len(page)}
-    if len(found) > limit:
-        meta["next_token"] = _token(page[-1][2], page[-1][0])
-    body: dict[str, Any] = {"meta": meta}
-    if page:
-        body["data"] = [item for _, _, item in page]
-    return body
-
-
-# ---- deleting -------------------------------------------------------------------------------------
-
-
-async def _kills(call: Call, chosen: list[str], missing: list[str] | None = None) -> dict[str, Any]:
-    missing = missing or []
-    await terminate(call.services, call.principal.app_id, chosen)
-    results: list[dict[str, Any]] = [{"uuid": ident, "success": True} for ident in chosen]
-    results.extend({"uuid": u, "success": False, "error_message": "Connection not found"} for u in missing)
-    return {"data": {"successful_kills": len(chosen), "failed_kills": len(missing), "results": results}}
-
-
-async def _open_ids(call: Call) -> dict[str, str]:
-    """The app's open connections (uuid → endpoint) in every process."""
-    return {
-        str(row["id"]): str(row["endpoint"])
-        for row in await active_rows(call.services, call.principal.app_id)
-    }
+    params = call.params
+    return await call.domain.connections.listing(
+        call.principal.app_id,
+        params["status"],
+        params.get("endpoints"),
+        int(params["max_results"]),
+        params.get("pagination_token"),
+        params.get("connection.fields"),
+    )
 
 
 async def delete_all(call: Call) -> dict[str, Any]:
-    return await _kills(call, list(await _open_ids(call)))
+    return await call.domain.connections.delete_all(call.principal.app_id)
 
 
 async def delete_by_endpoint(call: Call) -> dict[str, Any]:
-    endpoint = call.params["endpoint_id"]
-    return await _kills(call, [ident for ident, name in (await _open_ids(call)).items() if name == endpoint])
-
-
-def _uuids(body: Any) -> list[str]:
-    if not isinstance(body, dict):
-        raise errors.invalid_body("$: must be an object")
-    extra = sorted(set(body) - {"uuids"})
-    if extra:
-        raise errors.invalid_body(
-            f"$.{extra[0]}: is not defined in the schema and the schema does not allow additional properties"
-        )
-    uuids = body.get("uuids")
-    if uuids is None:
-        raise errors.invalid_body("$.uuids: is missing but it is required")
-    if not isinstance(uuids, list) or not all(isinstance(u, str) for u in uuids):
-        raise errors.invalid_body("$.uuids: must be an array of strings")
-    if not 1 <= len(uuids) <= MAX_UUIDS:
-        raise errors.invalid_body(f"$.uuids: must have between 1 and {MAX_UUIDS} items")
-    return list(dict.fromkeys(uuids))
+    return await call.domain.connections.delete_endpoint(call.principal.app_id, call.params["endpoint_id"])
 
 
 async def delete_by_uuids(call: Call) -> dict[str, Any]:
-    uuids = _uuids(call.body)
-    mine = await _open_ids(call)
-    return await _kills(call, [u for u in uuids if u in mine], [u for u in uuids if u not in mine])
-
-
-# ---- usage ----------------------------------------------------------------------------------------
+    return await call.domain.connections.delete_uuids(call.principal.app_id, call.body)
 
 
 async def get_usage(call: Call) -> dict[str, Any]:
-    services, principal = call.services, call.principal
-    fields: frozenset[str] = call.params.get("usage.fields") or DEFAULT_USAGE_FIELDS
-    project_id = principal.project_id
-    caps = usage.caps(services)
-    days = int(call.params["days"])
-    today = usage.day_start(services.clock.now_ms())
-    first = today - (days - 1) * usage.DAY_MS
-    data: dict[str, Any] = {}
-    if "project_id" in fields:
-        data["project_id"] = str(project_id)
-    if "project_cap" in fields:
-        data["project_cap"] = str(caps.monthly)
-    if "project_usage" in fields:
-        data["project_usage"] = str((await usage.used(services, project_id))[0])
-    if "cap_reset_day" in fields:
-        data["cap_reset_day"] = caps.reset_day
-    if fields & {"daily_project_usage", "daily_client_app_usage"}:
-        per_app: dict[int, dict[int, int]] = {principal.app_id: {}}
-        for app_id, day, posts in await StreamStore(services.db).daily_by_app(project_id, first):
-            per_app.setdefault(app_id, {})[day] = per_app.get(app_id, {}).get(day, 0) + posts
-        day_list = [first + i * usage.DAY_MS for i in range(days)]
-        if "daily_project_usage" in fields:
-            totals = {d: sum(app.get(d, 0) for app in per_app.values()) for d in day_list}
-            data["daily_project_usage"] = {
-                "project_id": str(project_id),
-                "usage": [{"date": iso_ms(d), "usage": str(totals[d])} for d in day_list],
-            }
-        if "daily_client_app_usage" in fields:
-            data["daily_client_app_usage"] = [
-                {
-                    "client_app_id": str(app_id),
-                    "usage": [{"date": iso_ms(d), "usage": str(counts.get(d, 0))} for d in day_list],
-                    "usage_result_count": days,
-                }
-                for app_id, counts in sorted(per_app.items())
-                if app_id  # 0: usage recorded without an app
-            ]
-    return {"data": data}
+    principal = call.principal
+    return await call.domain.usage.report(
+        principal.project_id, principal.app_id, int(call.params["days"]), call.params.get("usage.fields")
+    )
 
 
 CONNECTIONS_READ = RateLimit(app=450)  # no published figure: the rule-listing limit

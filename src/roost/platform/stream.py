@@ -1,28 +1,38 @@
 """Filtered stream: rules (`/2/tweets/search/stream/rules*`) and the stream itself
 (`GET /2/tweets/search/stream`), which tails the event log and sends each new post that matches any of
-the app's rules once, with every matching rule, rendered with the connection's fields and expansions.
-The connection machinery (keep-alives, limits, `/2/connections`, usage) is `events/connections.py`.
+the app's rules once, with every matching rule, rendered with the connection's fields and expansions
+(`events/selectors.RuleSelector`). The connection machinery (keep-alives, limits, `/2/connections`,
+usage) is `events/connections.py`; `opening` is what every stream operation hands it of the request.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from roost.core.fields import Selection
 from roost.core.params import CsvOf, Enum, EnumSet, IntRange, Param, Snowflake, Timestamp, Token
-from roost.core.records import Row
-from roost.domain.stream_rules import COUNT_FIELDS, RULES_EVENT, StreamRuleService
-from roost.domain.stream_ruleset import RuleSet
-from roost.events.connections import Active, StreamConnection, open_stream
-from roost.events.stream_posts import POST_KINDS, post_view, public_post, render_post
-from roost.events.stream_posts import line as stream_line
+from roost.domain.stream_rules import COUNT_FIELDS
+from roost.events.connections import Opening
 from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call, Reply, Stream
-from roost.services import Services
 
 BACKFILL_MAX_MINUTES = 5
 BOOL = Enum(("true", "false"))
-FILTERED_STREAM = "filtered_stream"
+
+
+def opening(call: Call) -> Opening:
+    """What opening a stream needs of the request (every stream operation passes it on)."""
+    params = call.params
+    backfill = params.get("backfill_minutes")
+    return Opening(
+        app_id=call.principal.app_id,
+        project_id=call.principal.project_id,
+        client_ip=call.client_ip,
+        now_ms=call.now_ms,
+        start_ms=params.get("start_time"),
+        end_ms=params.get("end_time"),
+        end_time=call.raw.get("end_time"),
+        backfill_minutes=int(backfill) if backfill else None,
+    )
 
 
 # ---- rules --------------------------------------------------------------------------------------
@@ -30,14 +40,14 @@ FILTERED_STREAM = "filtered_stream"
 
 async def get_rules(call: Call) -> dict[str, Any]:
     params = call.params
-    return await StreamRuleService(call.services).listing(
+    return await call.domain.stream_rules.listing(
         call.principal.app_id, params.get("ids"), params["max_results"], params.get("pagination_token")
     )
 
 
 async def update_rules(call: Call) -> Reply:
     params = call.params
-    status, body = await StreamRuleService(call.services).update(
+    status, body = await call.domain.stream_rules.update(
         call.principal,
         call.body,
         dry_run=params.get("dry_run") == "true",
@@ -47,9 +57,7 @@ async def update_rules(call: Call) -> Reply:
 
 
 async def rule_counts(call: Call) -> dict[str, Any]:
-    return await StreamRuleService(call.services).counts(
-        call.principal, call.params.get("rules_count.fields")
-    )
+    return await call.domain.stream_rules.counts(call.principal, call.params.get("rules_count.fields"))
 
 
 # ---- the stream ---------------------------------------------------------------------------------
@@ -57,59 +65,7 @@ async def rule_counts(call: Call) -> dict[str, Any]:
 
 async def stream(call: Call) -> Stream:
     assert call.selection is not None
-    selector = RuleSelector(call.services, call.principal.app_id, call.selection)
-    return await open_stream(call, FILTERED_STREAM, selector)
-
-
-class RuleSelector:
-    """The filtered stream's selection: posts matching any of the app's rules, sent once with every
-    matching rule; the rules are reloaded when a `stream_rules.update` event names the app."""
-
-    kinds = POST_KINDS | {RULES_EVENT}
-    counts_posts = True
-
-    def __init__(self, services: Services, app_id: int, selection: Selection) -> None:
-        self.services = services
-        self.app_id = app_id
-        self.selection = selection
-        self.rules = RuleSet(services.db, services.settings, app_id)
-
-    async def start(self) -> None:
-        await self.rules.load()
-
-    async def line(self, event: Row) -> bytes | None:
-        if str(event["kind"]) == RULES_EVENT:
-            if event["object_id"] is not None and int(event["object_id"]) == self.app_id:
-                await self.rules.load()
-            return None
-        if not len(self.rules.index):
-            return None
-        post = await public_post(self.services, event)
-        if post is None:
-            return None
-        hits = self.rules.match(await post_view(self.services, post))
-        if not hits:
-            return None
-        body = await render_post(self.services, self.selection, post)
-        body["matching_rules"] = self.rules.matching_rules(hits)
-        return stream_line(body)
-
-
-class FilteredStream(StreamConnection):
-    """A filtered-stream connection (kept for callers that build one directly)."""
-
-    def __init__(
-        self,
-        services: Services,
-        entry: Active,
-        selection: Selection,
-        position: int,
-        end_ms: int | None,
-    ) -> None:
-        super().__init__(services, entry, RuleSelector(services, entry.app_id, selection), position, end_ms)
-
-
-_view = post_view  # the earlier private name
+    return await call.domain.streams.filtered(opening(call), call.selection)
 
 
 RULES_READ = RateLimit(app=450)

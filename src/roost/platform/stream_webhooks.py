@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from roost.domain.stream_links import StreamLinkService
 from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call
 from roost.platform.webhooks import WEBHOOK_ID
@@ -18,19 +17,17 @@ LINK_LIMIT = RateLimit(app=450)
 async def create_link(call: Call) -> dict[str, Any]:
     # The pipeline has validated the field and expansion parameters (the operation returns posts);
     # they are kept as sent, and each delivery is rendered with them.
-    await StreamLinkService(call.services).link(
-        call.principal.app_id, call.params["webhook_id"], call.raw.items()
-    )
+    await call.domain.stream_links.link(call.principal.app_id, call.params["webhook_id"], call.raw.items())
     return {"data": {"provisioned": True}}
 
 
 async def list_links(call: Call) -> dict[str, Any]:
     # SPEC 2.167's shape (a list under `data`); none is an empty list, as for GET /2/webhooks.
-    return {"data": await StreamLinkService(call.services).listing(call.principal.app_id)}
+    return {"data": await call.domain.stream_links.listing(call.principal.app_id)}
 
 
 async def delete_link(call: Call) -> dict[str, Any]:
-    await StreamLinkService(call.services).unlink(call.principal.app_id, call.params["webhook_id"])
+    await call.domain.stream_links.unlink(call.principal.app_id, call.params["webhook_id"])
     return {"data": {"deleted": True}}
 
 

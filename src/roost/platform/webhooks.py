@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from roost.core.params import EnumSet, Kind, Param, Snowflake
-from roost.domain.webhooks import WEBHOOK_FIELDS, WebhookService
+from roost.domain.webhooks import WEBHOOK_FIELDS
 from roost.platform.operations import APP, OAUTH1, USER_AUTH, Operation, RateLimit
 from roost.platform.pipeline import Call
 
@@ -22,24 +22,22 @@ SUBSCRIPTION_SCOPES = ("tweet.read", "users.read", "dm.read", "dm.write")
 
 
 async def create_webhook(call: Call) -> dict[str, Any]:
-    return {"data": await WebhookService(call.services).create(call.principal, call.body)}
+    return {"data": await call.domain.webhooks.create(call.principal, call.body)}
 
 
 async def list_webhooks(call: Call) -> dict[str, Any]:
-    data = await WebhookService(call.services).listing(
-        call.principal.app_id, call.params.get("webhook_config.fields")
-    )
+    data = await call.domain.webhooks.listing(call.principal.app_id, call.params.get("webhook_config.fields"))
     # Unlike other endpoints, no webhooks is an empty array rather than an omitted `data`.
     return {"data": data, "meta": {"result_count": len(data)}}
 
 
 async def delete_webhook(call: Call) -> dict[str, Any]:
-    await WebhookService(call.services).delete(call.principal.app_id, call.params["webhook_id"])
+    await call.domain.webhooks.delete(call.principal.app_id, call.params["webhook_id"])
     return {"data": {"deleted": True}}
 
 
 async def validate_webhook(call: Call) -> dict[str, Any]:
-    valid = await WebhookService(call.services).revalidate(call.principal.app_id, call.params["webhook_id"])
+    valid = await call.domain.webhooks.revalidate(call.principal.app_id, call.params["webhook_id"])
     return {"data": {"valid": valid}}
 
 
@@ -51,13 +49,13 @@ class ReplayDate(Kind):
 
 async def create_replay(call: Call) -> dict[str, Any]:
     # 2.167 and the docs wrap the job in `data` (2.159 puts it at the top level).
-    return {"data": await WebhookService(call.services).replay_from_body(call.principal.app_id, call.body)}
+    return {"data": await call.domain.webhooks.replay_from_body(call.principal.app_id, call.body)}
 
 
 async def create_replay_deprecated(call: Call) -> dict[str, Any]:
     """The account-activity replay (2.159 only; deprecated for `/2/webhooks/replay`): query dates with
     `to_date` exclusive, and the job at the top level as 2.159's ReplayJobCreateResponse has it."""
-    return await WebhookService(call.services).replay(
+    return await call.domain.webhooks.replay(
         call.principal.app_id,
         call.params["webhook_id"],
         call.params["from_date"],
@@ -70,31 +68,29 @@ async def create_replay_deprecated(call: Call) -> dict[str, Any]:
 
 
 async def subscribe(call: Call) -> dict[str, Any]:
-    await WebhookService(call.services).subscribe(call.principal, call.params["webhook_id"])
+    await call.domain.webhooks.subscribe(call.principal, call.params["webhook_id"])
     return {"data": {"subscribed": True}}
 
 
 async def subscription_state(call: Call) -> dict[str, Any]:
-    subscribed = await WebhookService(call.services).is_subscribed(call.principal, call.params["webhook_id"])
+    subscribed = await call.domain.webhooks.is_subscribed(call.principal, call.params["webhook_id"])
     return {"data": {"subscribed": subscribed}}
 
 
 async def subscription_list(call: Call) -> dict[str, Any]:
-    data = await WebhookService(call.services).subscription_list(
-        call.principal.app_id, call.params["webhook_id"]
-    )
+    data = await call.domain.webhooks.subscription_list(call.principal.app_id, call.params["webhook_id"])
     return {"data": data}
 
 
 async def unsubscribe(call: Call) -> dict[str, Any]:
-    await WebhookService(call.services).unsubscribe(
+    await call.domain.webhooks.unsubscribe(
         call.principal.app_id, call.params["webhook_id"], call.params["user_id"]
     )
     return {"data": {"subscribed": False}}
 
 
 async def subscription_count(call: Call) -> dict[str, Any]:
-    return {"data": await WebhookService(call.services).count(call.principal.app_id)}
+    return {"data": await call.domain.webhooks.count(call.principal.app_id)}
 
 
 # ---- declarations -------------------------------------------------------------------------------

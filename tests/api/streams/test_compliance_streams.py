@@ -12,7 +12,7 @@ from tests.api.test_filtered_stream import Lines
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
-from roost.platform.streams import partition_of
+from roost.events.selectors import partition_of
 
 TWEETS = "/2/tweets/compliance/stream"
 USERS = "/2/users/compliance/stream"

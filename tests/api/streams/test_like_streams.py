@@ -17,7 +17,7 @@ from tests.support.client import Api
 from tests.support.server import LiveServer
 
 from roost.domain.like_objects import like_id
-from roost.platform.streams import in_sample, partition_of
+from roost.events.selectors import in_sample, partition_of
 from roost.storage.activity import ActivityStore
 
 FIREHOSE = "/2/likes/firehose/stream"

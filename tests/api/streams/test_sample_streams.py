@@ -12,7 +12,7 @@ from tests.api.test_filtered_stream import Lines
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
-from roost.platform.streams import in_sample, partition_of
+from roost.events.selectors import in_sample, partition_of
 
 SAMPLE = "/2/tweets/sample/stream"
 SAMPLE10 = "/2/tweets/sample10/stream"
