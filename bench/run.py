@@ -98,18 +98,19 @@ def cache_key(users: int, posts: int, seed: int) -> str:
 async def _load(url: str, users: int, posts: int, seed: int) -> dict[str, Any]:
     from roost.config import Settings
     from roost.data.bulk import load_bulk
-    from roost.services import Services
     from roost.storage.db import open_database
+    from roost.wiring import assemble
 
     db = await open_database(url)
     try:
-        services = Services.build(Settings(db_url=url, demo=False), db)
-        await services.observe_ids()
+        server = assemble(Settings(db_url=url, demo=False), db)
+        await server.domain.maintenance.observe_ids()
+        stores = server.stores
         return await load_bulk(
-            services.db,
-            services.clock,
-            services.ids,
-            url_seed=services.settings.seed,
+            stores.db,
+            stores.clock,
+            stores.ids,
+            url_seed=server.settings.seed,
             users=users,
             posts=posts,
             seed=seed,

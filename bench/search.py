@@ -28,7 +28,6 @@ from typing import Any
 from roost.config import Settings
 from roost.data.bulk import load_bulk
 from roost.domain.search import SearchRequest
-from roost.services import Services
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
 from roost.wiring import assemble
@@ -62,12 +61,12 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         started = time.perf_counter()
         upgrade(url)
         db = await open_database(url)
-        services = Services.build(Settings(db_url=url, demo=False), db)
+        stores = assemble(Settings(db_url=url, demo=False), db).stores
         built = await load_bulk(
-            services.db,
-            services.clock,
-            services.ids,
-            url_seed=services.settings.seed,
+            stores.db,
+            stores.clock,
+            stores.ids,
+            url_seed=Settings().seed,
             users=args.users,
             posts=args.posts,
             seed=7,
@@ -77,7 +76,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     upgrade(url)
     db = await open_database(url)
     server = assemble(Settings(db_url=url, demo=False), db)
-    services = server.services
+    services = server.stores
     newest = await services.posts.max_id()
     newest_row = await services.posts.get(newest)
     assert newest_row is not None

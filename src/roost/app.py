@@ -26,7 +26,7 @@ from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
-from roost.wiring import assemble
+from roost.wiring import Server, assemble
 
 log = logging.getLogger("roost")
 
@@ -73,14 +73,14 @@ class RoostApp:
         self.state: ServerState | None = None
         self.parts: dict[str, ASGIApp] | None = None
         self.v2: Pipeline | None = None
+        self.server: Server | None = None  # what the lifespan assembled (tests read its stores)
         self.dispatcher: Dispatcher | None = None
         self.streams: StreamHub | None = None
 
     async def startup(self) -> None:
         upgrade(self.settings.db_url)
         db = await open_database(self.settings.db_url)
-        server = assemble(self.settings, db, self.clock)
-        services = server.services
+        server = self.server = assemble(self.settings, db, self.clock)
         await server.domain.maintenance.observe_ids()
         operations = all_operations()
         engine = server.engine
@@ -89,7 +89,6 @@ class RoostApp:
             server.domain,
             server.demo,
             lambda: build_document(operations, engine, self.settings.api_version),
-            services,
         )
         await state.seed_if_empty()
         limits = OAuthLimits(server.stages.limiter, server.stages.clock, self.settings.limits)
@@ -110,7 +109,6 @@ class RoostApp:
             operations,
             engine,
             server.domain.lookup.loader,
-            services,
         )
         ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
         self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
@@ -136,7 +134,8 @@ class RoostApp:
             if self.dispatcher is not None:
                 await self.dispatcher.stop()
                 self.dispatcher = None
-            await self.state.services.db.close()
+        if self.server is not None:
+            await self.server.stores.db.close()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":

@@ -7,7 +7,6 @@ This is the only module that knows every part. Handlers reach the domain through
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from roost.ads.account_settings import AccountSettings
@@ -24,9 +23,12 @@ from roost.ads.targeting import Resolver
 from roost.ads.targeting_criteria import Targeting
 from roost.ads.targeting_suggestions import Suggestions
 from roost.ads.tracking_tags import TrackingTags
+from roost.auth.principals import Authenticator
 from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.fields import FieldsEngine
+from roost.core.ids import SnowflakeGenerator, TokenSource
+from roost.core.ratelimit import RateLimiter
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
 from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
@@ -68,17 +70,57 @@ from roost.events.stream_hooks import StreamHooks
 from roost.events.stream_posts import StreamObjects
 from roost.events.tail import EventLog
 from roost.events.xaa import ActivityEvents
-from roost.services import Services
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
+from roost.storage.ads import AdsStore
+from roost.storage.apps import AppStore
 from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
+from roost.storage.dms import DmStore
+from roost.storage.events import EventStore
+from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.search import SearchStore
 from roost.storage.social import SocialStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
 from roost.storage.streams import StreamStore
+from roost.storage.users import UserStore
+from roost.storage.webhooks import WebhookStore
+
+
+@dataclass(frozen=True, slots=True)
+class Stores:
+    """One server's database, the stores over it, and its sources of time, ids and randomness: what
+    `assemble` hands out to the services it builds (and what tests may read directly)."""
+
+    db: Database
+    clock: Clock
+    ids: SnowflakeGenerator
+    tokens: TokenSource
+    apps: AppStore
+    users: UserStore
+    posts: PostStore
+    events: EventStore
+    dms: DmStore
+    webhooks: WebhookStore
+    ads: AdsStore
+
+    @classmethod
+    def over(cls, db: Database, clock: Clock, random_seed: int | None) -> Stores:
+        return cls(
+            db=db,
+            clock=clock,
+            ids=SnowflakeGenerator(clock),
+            tokens=TokenSource(random_seed),
+            apps=AppStore(db),
+            users=UserStore(db),
+            posts=PostStore(db),
+            events=EventStore(db),
+            dms=DmStore(db),
+            webhooks=WebhookStore(db),
+            ads=AdsStore(db),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +158,7 @@ class Server:
     """Everything one server owns; `app.py` serves it, `cli.py` and the tests drive it."""
 
     settings: Settings
-    services: Services
+    stores: Stores
     stages: Stages
     engine: FieldsEngine
     domain: Domain
@@ -142,38 +184,40 @@ class EventLayer:
     outbound: OutboundCalls
 
 
-def event_layer(services: Services, engine: FieldsEngine, lookup: Lookup, usage: Usage) -> EventLayer:
-    db, clock, settings = services.db, services.clock, services.settings
-    users, posts = services.users, services.posts
-    log = EventLog(db, services.events, ActivityStore(db), clock)
+def event_layer(
+    settings: Settings, stores: Stores, engine: FieldsEngine, lookup: Lookup, usage: Usage
+) -> EventLayer:
+    db, clock = stores.db, stores.clock
+    users, posts = stores.users, stores.posts
+    log = EventLog(db, stores.events, ActivityStore(db), clock)
     objects = StreamObjects(posts, users, engine, lookup.loader(None), clock)
     aaa = AaaStore(db)
-    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, services.dms)
+    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, stores.dms)
 
     def rulesets(app_id: int) -> RuleSet:
         return RuleSet(db, settings, app_id)
 
     connection_rows = StreamStore(db)
-    registry = Registry(connection_rows, settings, clock, services.tokens)
+    registry = Registry(connection_rows, settings, clock, stores.tokens)
     replays = ReplayJobs(ReplayStore(db), clock)
     deliveries = DeliveryStore(db)
     dispatcher = Dispatcher(
         log,
         deliveries,
-        services.webhooks,
-        services.apps,
+        stores.webhooks,
+        stores.apps,
         settings,
         fanouts=(
-            AccountActivity(aaa, users, posts, services.dms),
+            AccountActivity(aaa, users, posts, stores.dms),
             activity,
             StreamHooks(objects, StreamLinkStore(db), rulesets),  # links and rules held in memory
         ),
-        crc_scheduler=CrcScheduler(services.webhooks, services.apps, clock, services.tokens, settings),
+        crc_scheduler=CrcScheduler(stores.webhooks, stores.apps, clock, stores.tokens, settings),
         replays=replays,
     )
     return EventLayer(
         streams=StreamHub(registry, log, objects, usage, activity, rulesets, settings),
-        connections=ConnectionAdmin(registry, connection_rows, db, clock, services.ids),
+        connections=ConnectionAdmin(registry, connection_rows, db, clock, stores.ids),
         deliveries=DeliveryRecords(deliveries),
         dispatcher=dispatcher,
         outbound=OutboundCalls(settings, replays),
@@ -181,28 +225,27 @@ def event_layer(services: Services, engine: FieldsEngine, lookup: Lookup, usage:
 
 
 def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Server:
-    services = Services.build(settings, db, clock)
+    stores = Stores.over(db, clock or Clock(), settings.random_seed)
+    authenticator = Authenticator(stores.apps, stores.clock, settings.timestamp_window_s)
+    limiter = RateLimiter(settings.rate_limits)
     stages = Stages(
-        authenticator=services.authenticator,
-        limiter=services.rate_limiter,
-        clock=services.clock,
+        authenticator=authenticator,
+        limiter=limiter,
+        clock=stores.clock,
         max_body=settings.max_body_bytes,
         transaction_ids=TransactionIds(settings.random_seed),
         problem_types=ProblemTypes(settings.problem_type_base),
     )
-    clock, ids, tokens = services.clock, services.ids, services.tokens
-    apps, users, posts = services.apps, services.users, services.posts
-    authenticator = services.authenticator
+    clock, ids, tokens = stores.clock, stores.ids, stores.tokens
+    apps, users, posts = stores.apps, stores.users, stores.posts
     engine = fields_engine()
     lookup = Lookup(posts, users)
     social = SocialService(db, clock, ids, posts, lookup)
     accounts = AccountService(db, apps, users, clock, ids, tokens, authenticator, social.follow_directly)
-    maintenance = Maintenance(db, apps, users, posts, clock, ids, authenticator, services.rate_limiter)
+    maintenance = Maintenance(db, apps, users, posts, clock, ids, authenticator, limiter)
     usage = Usage(StreamStore(db), clock, settings)
-    events = event_layer(services, engine, lookup, usage)
-    webhooks = WebhookService(
-        db, clock, ids, tokens, settings, apps, users, services.webhooks, events.outbound
-    )
+    events = event_layer(settings, stores, engine, lookup, usage)
+    webhooks = WebhookService(db, clock, ids, tokens, settings, apps, users, stores.webhooks, events.outbound)
     domain = Domain(
         lookup=lookup,
         posts=PostService(db, clock, ids, url_seed=settings.seed),
@@ -213,7 +256,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         profiles=Profiles(db, clock, ids),
         spaces=Spaces(db, clock, ids, tokens),
         dms=DmService(db, clock, ids, users),
-        dm_events=DmEvents(services.dms, users),
+        dm_events=DmEvents(stores.dms, users),
         accounts=accounts,
         oauth1=OAuth1Flow(db, apps, users, clock, tokens, authenticator, accounts, settings),
         oauth2=OAuth2Flow(db, apps, clock, tokens, authenticator),
@@ -222,7 +265,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         maintenance=maintenance,
         webhooks=webhooks,
         stream_links=StreamLinkService(db, clock, ids, apps, StreamLinkStore(db), webhooks),
-        activity=ActivityService(db, clock, ids, settings, ActivityStore(db), users, services.webhooks),
+        activity=ActivityService(db, clock, ids, settings, ActivityStore(db), users, stores.webhooks),
         stream_rules=StreamRuleService(db, clock, ids, settings, StreamRuleStore(db)),
         usage=usage,
         streams=events.streams,
@@ -237,26 +280,25 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         clock=clock,
         accounts=accounts,
         maintenance=maintenance,
-        ads=_demo_ads(services),
+        ads=_demo_ads(stores),
     )
-    ads = ads_domain(settings, db, services)
-    return Server(settings, services, stages, engine, domain, ads, demo, events.dispatcher)
+    ads = ads_domain(settings, db, stores)
+    return Server(settings, stores, stages, engine, domain, ads, demo, events.dispatcher)
 
 
-def _demo_ads(services: Services) -> AdsSeed:
-    """The demo advertiser, seeded through the ads rules with the demo accounts' sources."""
+def _demo_ads(stores: Stores) -> AdsSeed:
+    """The demo advertiser, seeded through the ads rules with the demo accounts' id source."""
 
     async def seed(sources: SeedSources, owner_user_id: int, now_ms: int) -> None:
-        seeding = dataclasses.replace(services, clock=sources.clock, ids=sources.ids, tokens=sources.tokens)
-        await seed_ads(seeding, owner_user_id, now_ms)
+        await seed_ads(stores.db, stores.ads, sources.ids, owner_user_id, now_ms)
 
     return seed
 
 
-def ads_domain(settings: Settings, db: Database, services: Services) -> AdsDomain:
+def ads_domain(settings: Settings, db: Database, stores: Stores) -> AdsDomain:
     """The ads rule layer: one store, one entity lifecycle, and a service per resource family."""
-    store, users, clock = services.ads, services.users, services.clock
-    entities = Entities(store, services.ids)
+    store, users, clock = stores.ads, stores.users, stores.clock
+    entities = Entities(store, stores.ids)
     accounts = Accounts(db, store, entities)
     campaigns = Campaigns(db, store, entities)
     line_items = LineItems(db, store, entities, settings.brand)
@@ -267,7 +309,7 @@ def ads_domain(settings: Settings, db: Database, services: Services) -> AdsDomai
         settings=AccountSettings(db, store),
         campaigns=campaigns,
         line_items=line_items,
-        promoted=Promoted(db, store, entities, users, services.posts, services.ids),
+        promoted=Promoted(db, store, entities, users, stores.posts, stores.ids),
         targeting=targeting,
         suggestions=Suggestions(db, users),
         tracking_tags=TrackingTags(db, entities),

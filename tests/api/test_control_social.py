@@ -13,7 +13,7 @@ def logged(server: LiveServer, kind_prefix: str, user_id: str) -> list[tuple[str
     """(kind, payload) of the logged events of a kind family acted by one user, oldest first."""
     from roost.core import jsonio
 
-    services = server.app.state.services  # type: ignore[union-attr]
+    services = server.app.server.stores  # type: ignore[union-attr]
     rows = server.run(services.events.after(0, 1_000_000))
     return [
         (row["kind"], jsonio.loads(row["payload"]))

@@ -305,7 +305,7 @@ def test_bad_conversation_id_parameter(api: Api, make_user: Any) -> None:
 def test_writes_append_sent_and_received_events(api: Api, server: LiveServer, make_user: Any) -> None:
     alice, bob = make_user(), make_user()
     sent = send_ok(api, alice, bob)
-    services = server.app.state.services  # type: ignore[union-attr]
+    services = server.app.server.stores  # type: ignore[union-attr]
     rows = server.run(services.events.after(0, 1_000_000))
     mine = [
         (row["kind"], str(row["user_id"])) for row in rows if str(row["object_id"]) == sent["dm_event_id"]

@@ -36,7 +36,7 @@ def events(server: LiveServer, kind_prefix: str, object_id: str) -> list[tuple[s
     """(kind, user id, payload) of the logged events of a kind family about one object."""
     from roost.core import jsonio
 
-    services = server.app.state.services  # type: ignore[union-attr]
+    services = server.app.server.stores  # type: ignore[union-attr]
     rows = server.run(services.events.after(0, 1_000_000))
     return [
         (row["kind"], str(row["user_id"]), jsonio.loads(row["payload"]))

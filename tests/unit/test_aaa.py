@@ -31,7 +31,7 @@ _positions = itertools.count(1)
 
 
 class Harness:
-    """A real `Services` on its own database, driven from synchronous tests on one event loop."""
+    """A real server's stores on their own database, driven from synchronous tests on one event loop."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
@@ -39,7 +39,8 @@ class Harness:
         upgrade(url)
         db = self.run(open_database(url))
         server = assemble(Settings(db_url=url, demo=False), db)
-        self.services = server.services
+        self.services = server.stores
+        self.settings = server.settings
         self.accounts = server.domain.accounts
         self.app = self.run(self._app())
 
@@ -100,9 +101,7 @@ class Harness:
 
     def post(self, author: dict[str, Any], text: str | None = None, **body: Any) -> dict[str, Any]:
         payload = {"text": text if text is not None else f"post {uuid.uuid4().hex[:8]}", **body}
-        service = PostService(
-            self.services.db, self.services.clock, self.services.ids, self.services.settings.seed
-        )
+        service = PostService(self.services.db, self.services.clock, self.services.ids, self.settings.seed)
         return dict(self.run(service.create(author["id"], payload)))
 
     def edge(self, kind: str, source: dict[str, Any], target: dict[str, Any]) -> None:

@@ -9,7 +9,6 @@ from roost.ads.pipeline import SANDBOX_PREFIX
 from roost.config import Settings
 from roost.data.demo import DEMO_PASSWORD, DemoSeed
 from roost.data.demo_ads import DEMO_ADS_ACCOUNT, DEMO_SANDBOX_ACCOUNT
-from roost.services import Services
 from roost.wiring import Domain
 
 
@@ -28,15 +27,11 @@ class ServerState:
         domain: Domain,
         demo: DemoSeed,
         openapi: Callable[[], dict[str, Any]],
-        services: Services,
     ) -> None:
         self.settings = settings
         self.domain = domain
         self.ready = False
         self.workers: list[Worker] = []  # background tasks restarted around a reset
-        # The old service locator, for the routes that do not reach the domain through `domain` yet
-        # (the social and DM writes of the control plane, the ads and deliveries routes).
-        self.services = services
         self._demo = demo
         self._openapi = openapi
         self._openapi_cache: dict[str, Any] | None = None

@@ -4,13 +4,11 @@ has one mobile app (account_apps)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from roost.ads.accounts import Accounts
 from roost.ads.entities import Entities
-
-if TYPE_CHECKING:
-    from roost.services import Services
+from roost.core.ids import SnowflakeGenerator
+from roost.storage.ads import AdsStore
+from roost.storage.db import Database
 
 # Fixed ids so docs and scripts can name the demo accounts.
 DEMO_ADS_ACCOUNT = "18ce54d4x5t"
@@ -23,11 +21,13 @@ DEMO_APP = {
 }
 
 
-async def seed_ads(services: Services, owner_user_id: int, now_ms: int) -> None:
-    # The seeding services carry the demo's own id source, so the ads rules are built on them here.
-    entities = Entities(services.ads, services.ids)
-    accounts = Accounts(services.db, services.ads, entities)
-    async with services.db.transaction() as tx:
+async def seed_ads(
+    db: Database, store: AdsStore, ids: SnowflakeGenerator, owner_user_id: int, now_ms: int
+) -> None:
+    # Built on the demo's own id source, so the seeded ids are the same on every machine.
+    entities = Entities(store, ids)
+    accounts = Accounts(db, store, entities)
+    async with db.transaction() as tx:
         await accounts.create_in(
             tx,
             owner_user_id=owner_user_id,

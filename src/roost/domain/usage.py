@@ -3,8 +3,7 @@ against the project's monthly cap; `GET /2/usage/tweets` reports them.
 
 `Usage` is the server's service (`Domain.usage`). For another operation that counts posts (search):
 `await usage.ensure_under_cap(project_id)` before answering and
-`await usage.record(project_id, len(posts), app_id)` after; `ensure_under_cap(parts, …)` and
-`record_usage(parts, …)` below do the same from any holder of the database, clock and settings.
+`await usage.record(project_id, len(posts), app_id)` after.
 """
 
 from __future__ import annotations
@@ -12,12 +11,11 @@ from __future__ import annotations
 import calendar
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from roost.config import Settings
 from roost.core import errors
 from roost.core.clock import Clock, iso_ms
-from roost.storage.db import Database
 from roost.storage.streams import StreamStore
 
 DAY_MS = 86_400_000
@@ -144,28 +142,3 @@ class Usage:
                     if some_app  # 0: usage recorded without an app
                 ]
         return {"data": data}
-
-
-class UsageParts(Protocol):
-    """Whatever holds a server's database, clock and settings."""
-
-    @property
-    def db(self) -> Database: ...
-
-    @property
-    def clock(self) -> Clock: ...
-
-    @property
-    def settings(self) -> Settings: ...
-
-
-def _usage(parts: UsageParts) -> Usage:
-    return Usage(StreamStore(parts.db), parts.clock, parts.settings)
-
-
-async def ensure_under_cap(parts: UsageParts, project_id: int) -> None:
-    await _usage(parts).ensure_under_cap(project_id)
-
-
-async def record_usage(parts: UsageParts, project_id: int, count: int, app_id: int = 0) -> None:
-    await _usage(parts).record(project_id, count, app_id)

@@ -41,7 +41,6 @@ from roost.core.wire import (
 from roost.platform.operations import APP, DailyCap, Operation, RateLimit
 
 if TYPE_CHECKING:
-    from roost.services import Services
     from roost.wiring import Domain
 
 DM_ACCESS_LEVEL = "read-write-directmessages"
@@ -74,7 +73,6 @@ class Call:
     body: Any
     selection: Selection | None
     domain: Domain
-    services: Services
     now_ms: int
     raw: dict[str, str]  # raw query values by name, for echoing in errors
     client_ip: str | None = None  # the peer's address (streaming connections report it)
@@ -92,11 +90,9 @@ class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
         operations: Sequence[Operation],
         engine: FieldsEngine,
         loader_for: Callable[[int | None], Loader],  # the loader for a viewer (user id; None: app-only)
-        services: Services,
     ) -> None:
         super().__init__(stages, [(b"api-version", settings.api_version.encode("latin-1"))])
         self.domain = domain
-        self.services = services
         self.engine = engine
         self.loader_for = loader_for
         self.router = Router()
@@ -369,7 +365,6 @@ class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
             value,
             selection,
             self.domain,
-            self.services,
             now_ms,
             raw,
             client[0] if client else None,

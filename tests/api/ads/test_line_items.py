@@ -243,7 +243,7 @@ def _platform_criteria(server: LiveServer, account_id: str, line_item_id: str) -
     from roost.storage.ads import EntityQuery
 
     assert server.app.state is not None
-    store = server.app.state.services.ads
+    store = server.app.server.stores.ads
     rows, _ = server.run(
         store.entities(EntityQuery("targeting_criterion", account_id, parent_ids=[line_item_id]))
     )

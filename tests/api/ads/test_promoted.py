@@ -248,7 +248,7 @@ def test_pagination_over_promoted_tweets(
 def _pause(server: LiveServer, kind: str, account_id: str, ident: str) -> None:
     """Promoted products have no update operation in v12, so a paused one is stored directly."""
     assert server.app.state is not None
-    services = server.app.state.services
+    services = server.app.server.stores
     entities = Entities(services.ads, services.ids)
 
     async def pause() -> None:

@@ -28,7 +28,7 @@ def objects(lines: list[bytes]) -> list[dict[str, Any]]:
 
 def now_iso(server: LiveServer) -> str:
     """The server clock as RFC 3339, for `start_time` / `end_time`."""
-    services = server.app.state.services  # type: ignore[union-attr]
+    services = server.app.server.stores  # type: ignore[union-attr]
     return iso_ms(services.clock.now_ms())
 
 

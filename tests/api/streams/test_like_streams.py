@@ -34,7 +34,7 @@ def author(api: Api) -> User:
 
 def like(api: Api, server: LiveServer, fan: User, post_id: str) -> str:
     """Like a post as `fan`; the like's id, read from the event the like appended to the log."""
-    services = server.app.state.services  # type: ignore[union-attr]
+    services = server.app.server.stores  # type: ignore[union-attr]
     before = server.run(ActivityStore(services.db).max_position())
     response = api.post(
         f"/2/users/{fan['id']}/likes", auth="none", headers=bearer(fan), json={"tweet_id": post_id}

@@ -14,8 +14,6 @@ from tests.api.streams.stream_support import conforms_167, finite, now_iso, stre
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
-from roost.domain.usage import record_usage
-
 USAGE = "/2/usage/tweets"
 SAMPLE = "/2/tweets/sample/stream"
 FIREHOSE = "/2/tweets/firehose/stream"
@@ -104,8 +102,8 @@ def test_monthly_cap_ends_the_stream_and_refuses_connections(api: Api, server: L
 
 def test_daily_cap(api: Api, server: LiveServer) -> None:
     project_id = int(usage(api)["project_id"])
-    services = server.app.state.services  # type: ignore[union-attr]
-    server.run(record_usage(services, project_id, 1))
+    assert server.app.server is not None
+    server.run(server.app.server.domain.usage.record(project_id, 1))
     today = usage(api, days="1", **{"usage.fields": "daily_project_usage"})["daily_project_usage"]
     api.http.post("/_roost/settings", json={"usage_daily_cap": today["usage"][0]["usage"]})
     refused = api.get(FIREHOSE, params={"partition": "1"})
@@ -116,8 +114,8 @@ def test_daily_cap(api: Api, server: LiveServer) -> None:
 
 def test_record_usage_for_other_operations(api: Api, server: LiveServer) -> None:
     before = usage(api)
-    services = server.app.state.services  # type: ignore[union-attr]
-    server.run(record_usage(services, int(before["project_id"]), 5))
+    assert server.app.server is not None
+    server.run(server.app.server.domain.usage.record(int(before["project_id"]), 5))
     assert int(usage(api)["project_usage"]) == int(before["project_usage"]) + 5
 
 

@@ -60,7 +60,7 @@ def reason(response: httpx.Response) -> str:
 
 def routes(server: LiveServer, webhook_id: str) -> list[tuple[str, str, str]]:
     assert server.app.state is not None
-    rows = server.run(DeliveryStore(server.app.state.services.db).listing(int(webhook_id)))
+    rows = server.run(DeliveryStore(server.app.server.stores.db).listing(int(webhook_id)))
     return [(str(row["route"]), str(row["event_id"]), str(row["state"])) for row in rows]
 
 
@@ -221,7 +221,7 @@ def test_replay_redelivers_the_window_then_reports(api: Api, receiver: Receiver,
 
 def _original_ids(server: LiveServer, webhook_id: str) -> list[str]:
     assert server.app.state is not None
-    rows = server.run(DeliveryStore(server.app.state.services.db).listing(int(webhook_id)))
+    rows = server.run(DeliveryStore(server.app.server.stores.db).listing(int(webhook_id)))
     return [str(row["id"]) for row in rows if not str(row["route"]).startswith("replay:")]
 
 

@@ -56,7 +56,7 @@ def is_valid(api: Api, webhook_id: str) -> bool:
 
 def stored(server: LiveServer, webhook_id: str) -> dict[str, Any]:
     assert server.app.state is not None
-    row = server.run(server.app.state.services.webhooks.get(int(webhook_id)))
+    row = server.run(server.app.server.stores.webhooks.get(int(webhook_id)))
     assert row is not None
     return dict(row)
 
@@ -72,7 +72,7 @@ def store_due_webhook(server: LiveServer, template_id: str, url: str) -> str:
     25 hours ago, with no CRC attempted yet: due at the scheduler's next pass."""
     template = stored(server, template_id)
     assert server.app.state is not None
-    services = server.app.state.services
+    services = server.app.server.stores
     webhook_id = services.ids.next_id()
     now = services.clock.now_ms()
     row = {
