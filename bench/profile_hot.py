@@ -44,7 +44,7 @@ STAGES = (
     ("authenticate (bearer, cached)", "authenticate", "core/stages.py"),
     ("rate limit (disabled: window bookkeeping only)", "_rate_limit", "platform/pipeline.py"),
     ("parse params + fields (memoised per query)", "_parse_params", "platform/pipeline.py"),
-    ("handler and render (Pipeline._run)", "_run", "platform/pipeline.py"),
+    ("handler and render (Pipeline.serve)", "serve", "platform/pipeline.py"),
     ("  single lookup (Lookup.post)", "post", "domain/lookup.py"),
     ("  id-list lookup (Lookup.posts)", "posts", "domain/lookup.py"),
     ("    SQLite read of one row", "one", "storage/db.py"),

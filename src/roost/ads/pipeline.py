@@ -106,6 +106,9 @@ class AdsPipeline(Skeleton[AdsRoute]):
                 raise errors.invalid_parameter(name, f'Expected String, got "{value}" for {name}')
         return AdsRoute(op, path_params, sandbox, path[1:].split("/", 1)[0])
 
+    def known_caller(self, exchange: Exchange) -> Principal | None:
+        return None  # bearer tokens are refused here (identify says so)
+
     async def identify(self, route: AdsRoute, exchange: Exchange) -> Principal:
         authorization = exchange.headers.get("authorization") or ""
         if authorization[:7].lower() == "bearer ":

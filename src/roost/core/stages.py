@@ -91,6 +91,11 @@ class ProblemTypes:
         self._from = b'"type":"' + errors.DEFAULT_PROBLEM_BASE.encode()
         self._to = None if base == errors.DEFAULT_PROBLEM_BASE else b'"type":"' + base.encode()
 
+    @property
+    def rewrites(self) -> bool:
+        """Whether the base is not the default (else bodies leave as they are)."""
+        return self._to is not None
+
     def rewrite(self, body: bytes) -> bytes:
         return body if self._to is None or self._from not in body else body.replace(self._from, self._to)
 
@@ -185,10 +190,9 @@ class Skeleton(Generic[RouteT]):
         self._fixed_head = fixed_head  # headers every response of the dialect carries (api versions)
         self._transaction_ids = stages.transaction_ids
         self._problem_types = stages.problem_types
+        self._rewrite_types = stages.problem_types.rewrite if stages.problem_types.rewrites else None
 
-    async def __call__(
-        self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
-    ) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
         headers: dict[str, str] = {}
         for name, value in scope["headers"]:  # a loop: cheaper than a comprehension on Python 3.11
@@ -199,7 +203,8 @@ class Skeleton(Generic[RouteT]):
             route = self.route(exchange)
             if has_body(headers):
                 exchange.body = await read_body(receive, headers, self.stages.max_body)
-            exchange.principal = await self.identify(route, exchange)
+            # The common caller without a coroutine: a bearer token seen moments ago.
+            exchange.principal = self.known_caller(exchange) or await self.identify(route, exchange)
             outcome = await self.serve(route, exchange)
         except ClientDisconnected:
             return  # nobody to answer, and nothing done
@@ -208,52 +213,58 @@ class Skeleton(Generic[RouteT]):
         except Exception:
             log.exception("unhandled error in %s %s", scope["method"], scope["path"])
             outcome = self.refused(route, exchange, self.internal_error())
-        await self._write(scope, receive, send, route, exchange, outcome)
-
-    # ---- shared stages --------------------------------------------------------------------------
-
-    async def authenticate(self, exchange: Exchange, v2: bool) -> Principal | None:
-        """The caller: a bearer token seen moments ago without a coroutine, else the authenticator
-        on the request's credentials (None when it carries none)."""
-        authorization = exchange.headers.get("authorization")
-        authenticator = self.stages.authenticator
-        if authorization is not None and authorization[:7].lower() == "bearer ":
-            token = authorization[7:].strip()
-            return authenticator.known_bearer(token) or await authenticator.bearer(token)
-        return await authenticator.authenticate(exchange.auth_request(), v2=v2)
-
-    async def _write(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-        route: RouteT | None,
-        exchange: Exchange,
-        outcome: Outcome,
-    ) -> None:
-        middle = self.head(route, exchange, outcome)
         payload = outcome.payload
-        transaction = (b"x-transaction-id", self._transaction_ids.take())
         if isinstance(payload, Stream):
-            head = [
-                *self._fixed_head,
-                transaction,
-                *middle,
-                (b"x-response-time", elapsed_ms(exchange.started)),
-            ]
-            stream = self._problem_types.rewrite_stream(payload)
-            await send_stream(send, receive, outcome.status, stream, head)
+            await self._write_stream(receive, send, route, exchange, outcome, payload)
             return
         content_type = outcome.content_type
         head = [
             _JSON_TYPE if content_type is errors.JSON else header(b"content-type", content_type),
             *self._fixed_head,
-            transaction,
-            *middle,
-            (b"x-response-time", elapsed_ms(exchange.started)),
+            (b"x-transaction-id", self._transaction_ids.take()),
+            *self.head(route, exchange, outcome),
+            (b"x-response-time", elapsed_ms(started)),
         ]
         data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
-        await send_raw(scope, send, outcome.status, self._problem_types.rewrite(data), head)
+        if self._rewrite_types is not None:
+            data = self._rewrite_types(data)
+        await send_raw(scope, send, outcome.status, data, head)
+
+    # ---- shared stages --------------------------------------------------------------------------
+
+    def known_caller(self, exchange: Exchange) -> Principal | None:
+        """The principal of a bearer token the authenticator has just seen, or None."""
+        authorization = exchange.headers.get("authorization")
+        if authorization is None:
+            return None
+        if authorization.startswith("Bearer ") or authorization[:7].lower() == "bearer ":
+            return self.stages.authenticator.known_bearer(authorization[7:].strip())
+        return None
+
+    async def authenticate(self, exchange: Exchange, v2: bool) -> Principal | None:
+        """The caller, by the authenticator on the request's credentials (None when it carries none)."""
+        authorization = exchange.headers.get("authorization")
+        authenticator = self.stages.authenticator
+        if authorization is not None and authorization[:7].lower() == "bearer ":
+            return await authenticator.bearer(authorization[7:].strip())
+        return await authenticator.authenticate(exchange.auth_request(), v2=v2)
+
+    async def _write_stream(
+        self,
+        receive: Receive,
+        send: Send,
+        route: RouteT | None,
+        exchange: Exchange,
+        outcome: Outcome,
+        stream: Stream,
+    ) -> None:
+        head = [
+            *self._fixed_head,
+            (b"x-transaction-id", self._transaction_ids.take()),
+            *self.head(route, exchange, outcome),
+            (b"x-response-time", elapsed_ms(exchange.started)),
+        ]
+        await send_stream(send, receive, outcome.status, self._problem_types.rewrite_stream(stream), head)
 
     # ---- the dialect's stages -------------------------------------------------------------------
 

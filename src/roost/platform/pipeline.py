@@ -141,7 +141,28 @@ class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
         self._authorize(op, principal)  # after identification: refusals still carry x-access-level
         now_ms = self._clock.now_ms()
         exchange.rate = self._rate_limit(op, principal, now_ms / 1000)
-        return await self._run(op, exchange, principal, path_params, now_ms)
+        scope, body = exchange.scope, exchange.body
+        params, raw, selection = self._parse_params(op, scope.get("query_string", b""), path_params)
+        value = _json_body(exchange.headers, body) if op.body and (body or not op.body_optional) else None
+        client = scope.get("client")
+        call = Call(
+            op, principal, params, value, selection, self.domain, now_ms, raw, client[0] if client else None
+        )
+        result = await op.handler(call)
+        if isinstance(result, Objects):
+            assert op.returns is not None and selection is not None
+            # Only OAuth 2.0 user tokens carry scopes; other credentials grant none to the renderer.
+            scopes = principal.scopes if principal.kind == "oauth2" else _NO_SCOPES
+            context = RenderContext(selection.vocab, principal.user_id, _NO_RELATIONS, now_ms, scopes)
+            rendered = await self.engine.render(
+                op.returns, result.records, selection, self._loader(principal), context
+            )
+            return Outcome(result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS)
+        if isinstance(result, Reply):
+            return Outcome(result.status, result.body, result.content_type, result.headers)
+        if isinstance(result, Stream):
+            return Outcome(200, result, result.content_type, result.headers)
+        return Outcome(op.status, result, errors.JSON, _NO_HEADERS)
 
     def head(
         self, route: tuple[Operation, dict[str, str]] | None, exchange: Exchange, outcome: Outcome
@@ -345,45 +366,6 @@ class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
         if len(self._queries) >= _MEMO_ENTRIES:
             self._queries.clear()
         self._queries[(op.operation_id, query)] = _ParsedQuery(raw, fixed, selection, in_path)
-
-    async def _run(
-        self,
-        op: Operation,
-        exchange: Exchange,
-        principal: Principal,
-        path_params: dict[str, str],
-        now_ms: int,
-    ) -> Outcome:
-        scope, body = exchange.scope, exchange.body
-        params, raw, selection = self._parse_params(op, scope.get("query_string", b""), path_params)
-        value = _json_body(exchange.headers, body) if op.body and (body or not op.body_optional) else None
-        client = scope.get("client")
-        call = Call(
-            op,
-            principal,
-            params,
-            value,
-            selection,
-            self.domain,
-            now_ms,
-            raw,
-            client[0] if client else None,
-        )
-        result = await op.handler(call)
-        if isinstance(result, Objects):
-            assert op.returns is not None and selection is not None
-            # Only OAuth 2.0 user tokens carry scopes; other credentials grant none to the renderer.
-            scopes = principal.scopes if principal.kind == "oauth2" else _NO_SCOPES
-            context = RenderContext(selection.vocab, principal.user_id, _NO_RELATIONS, now_ms, scopes)
-            rendered = await self.engine.render(
-                op.returns, result.records, selection, self._loader(principal), context
-            )
-            return Outcome(result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS)
-        if isinstance(result, Reply):
-            return Outcome(result.status, result.body, result.content_type, result.headers)
-        if isinstance(result, Stream):
-            return Outcome(200, result, result.content_type, result.headers)
-        return Outcome(op.status, result, errors.JSON, _NO_HEADERS)
 
 
 def _decoded(headers: RawHeaders) -> list[tuple[str, str]]:
