@@ -145,6 +145,17 @@ class RoostApp:
             await self.server.stores.db.close()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope.get("path", "")
+        v2 = self.v2
+        # The common request first: an HTTP request for a /2/ path the table gives the v2 surface.
+        if (
+            path[:3] == "/2/"
+            and v2 is not None
+            and scope["type"] == "http"
+            and not path.startswith(CLAIMED_BEFORE_V2)
+        ):
+            await v2(scope, receive, send)
+            return
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
@@ -161,10 +172,6 @@ class RoostApp:
             return
         if scope["type"] != "http":
             await parts[PAGES](scope, receive, send)  # Starlette refuses what it does not serve
-            return
-        path: str = scope["path"]
-        if path[:3] == "/2/" and not path.startswith(CLAIMED_BEFORE_V2):
-            await parts[V2](scope, receive, send)
             return
         await parts[route(path)](scope, receive, send)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from roost.core.router import Router
@@ -192,3 +194,32 @@ def test_sibling_routes_may_name_a_parameter_differently() -> None:
     assert router.match("GET", "/2/tweets/7/liking_users") == ("liking", {"tweet_id": "7"})
     with pytest.raises(ValueError, match="duplicate route"):
         router.add("GET", "/2/tweets/{other}", "again")
+
+
+def _tables() -> list[tuple[Router, list[str]]]:
+    from roost.ads.api.registry import all_ads_operations
+    from roost.platform.registry import all_operations
+
+    v2, ads = Router(), Router()
+    v2_paths, ads_paths = [], []
+    for op in all_operations():
+        v2.add(op.method, op.path, op)
+        v2_paths.append(op.path)
+    for ads_op in all_ads_operations():
+        for version in ads_op.versions:
+            ads.add(ads_op.method, f"/{version}{ads_op.path}", ads_op)
+            ads_paths.append(f"/{version}{ads_op.path}")
+    return [(v2, v2_paths), (ads, ads_paths)]
+
+
+def test_the_trailing_parameter_shortcut_answers_as_the_walk_does() -> None:
+    """Every route of both real tables, with values that look like ids, literal words of the tables
+    and odd text in each parameter, under every method: `match` (which may take the shortcut) and the
+    plain walk agree, misses included."""
+    for router, templates in _tables():
+        words = sorted({part for path in templates for part in path.split("/") if part and "{" not in part})
+        fillers = ["123", "abc", "%20", "x.y", *words]
+        paths = {re.sub(r"\{[^}]+\}", filler, path) for path in templates for filler in fillers}
+        for path in sorted(paths):
+            for method in ("GET", "POST", "PUT", "DELETE"):
+                assert router.match(method, path) == router.walk(method, path), (method, path)

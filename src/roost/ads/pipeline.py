@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl
 
 from roost.ads import errors
 from roost.ads.call import AdsCall
@@ -36,8 +35,8 @@ from roost.core.principal import Principal
 from roost.core.ratelimit import Window
 from roost.core.records import Row
 from roost.core.router import Router
-from roost.core.stages import FORM, Exchange, Outcome, Skeleton, Stages
-from roost.core.wire import RawHeaders, encode_headers, parse_query, window_headers
+from roost.core.stages import Outcome, Skeleton, Stages, form_pairs
+from roost.core.wire import RawHeaders, Scope, encode_headers, parse_query, window_headers
 
 JSON = "application/json; charset=utf-8"
 CURRENT_VERSION = "12"
@@ -88,10 +87,9 @@ class AdsPipeline(Skeleton[AdsRoute]):
 
     # ---- the dialect's stages -------------------------------------------------------------------
 
-    def route(self, exchange: Exchange) -> AdsRoute:
-        scope = exchange.scope
+    def route(self, scope: Scope, headers: dict[str, str]) -> AdsRoute:
         path: str = scope["path"]
-        sandbox = exchange.headers.get("host", "").startswith("ads-api-sandbox")
+        sandbox = headers.get("host", "").startswith("ads-api-sandbox")
         if path.startswith(SANDBOX_PREFIX + "/"):
             sandbox, path = True, path[len(SANDBOX_PREFIX) :]
         method = scope["method"]
@@ -106,26 +104,28 @@ class AdsPipeline(Skeleton[AdsRoute]):
                 raise errors.invalid_parameter(name, f'Expected String, got "{value}" for {name}')
         return AdsRoute(op, path_params, sandbox, path[1:].split("/", 1)[0])
 
-    def known_caller(self, exchange: Exchange) -> Principal | None:
+    def known_caller(self, headers: dict[str, str]) -> Principal | None:
         return None  # bearer tokens are refused here (identify says so)
 
-    async def identify(self, route: AdsRoute, exchange: Exchange) -> Principal:
-        authorization = exchange.headers.get("authorization") or ""
+    async def identify(
+        self, route: AdsRoute, scope: Scope, headers: dict[str, str], body: bytes
+    ) -> Principal:
+        authorization = headers.get("authorization") or ""
         if authorization[:7].lower() == "bearer ":
             raise errors.unauthorized()  # the ads API takes OAuth 1.0a user context only
         try:
-            principal = await self.authenticate(exchange, v2=False)
+            principal = await self.authenticate(scope, headers, body, v2=False)
         except ApiError:
             raise errors.unauthorized() from None
         if principal is None or principal.kind != "oauth1" or principal.user_id is None:
             raise errors.unauthorized()
         return principal
 
-    async def serve(self, route: AdsRoute, exchange: Exchange) -> Outcome:
+    async def serve(
+        self, route: AdsRoute, scope: Scope, headers: dict[str, str], body: bytes, principal: Principal
+    ) -> Outcome:
         op, path_params, sandbox = route.op, route.path_params, route.sandbox
-        principal = exchange.principal
-        assert principal is not None
-        raw = self._raw_params(exchange)
+        raw = self._raw_params(scope, headers, body)
         if op.sandbox_only and not sandbox:
             raise errors.route_not_found()  # production has no such route
         if op.write and not principal.can_write:
@@ -137,7 +137,7 @@ class AdsPipeline(Skeleton[AdsRoute]):
         params, route.echo, problems = parse_all(op.params, raw, path_params)
         if problems:
             raise errors.AdsError(400, problems)
-        json_body = _json_body(exchange.headers, exchange.body) if op.body == "json" else None
+        json_body = _json_body(headers, body) if op.body == "json" else None
         call = AdsCall(
             principal,
             params,
@@ -152,9 +152,9 @@ class AdsPipeline(Skeleton[AdsRoute]):
         )
         result = await op.handler(call)
         status, payload = self._envelope(op, call, result)
-        return Outcome(status, payload, JSON, route.headers)
+        return status, payload, JSON, route.headers
 
-    def refused(self, route: AdsRoute | None, exchange: Exchange, error: ApiError) -> Outcome:
+    def refused(self, route: AdsRoute | None, scope: Scope, error: ApiError) -> Outcome:
         # Shared stages (body reading, the authenticator) raise the v2 catalogue's errors.
         ads_error = error if isinstance(error, errors.AdsError) else _converted(error)
         payload = ads_error.body
@@ -162,23 +162,24 @@ class AdsPipeline(Skeleton[AdsRoute]):
             payload["request"] = {"params": route.echo if route is not None else {}}
         headers = dict(route.headers) if route is not None else {}
         headers.update(error.headers)
-        return Outcome(ads_error.status, payload, JSON, headers)
+        return ads_error.status, payload, JSON, headers
 
     def internal_error(self) -> ApiError:
         return errors.internal_error().with_params({})  # says nothing of the request
 
-    def head(self, route: AdsRoute | None, exchange: Exchange, outcome: Outcome) -> RawHeaders:
-        return encode_headers(outcome.headers)
+    def head(
+        self, route: AdsRoute | None, scope: Scope, principal: Principal | None, outcome: Outcome
+    ) -> RawHeaders:
+        return encode_headers(outcome[3])
 
     # ---- stages ---------------------------------------------------------------------------------
 
     @staticmethod
-    def _raw_params(exchange: Exchange) -> dict[str, Raw]:
+    def _raw_params(scope: Scope, headers: dict[str, str], body: bytes) -> dict[str, Raw]:
         """Query and form parameters by name; a repeated name becomes a list (SDKs repeat list keys)."""
-        query = exchange.scope.get("query_string", b"")
+        query = scope.get("query_string", b"")
         pairs = parse_query(query) if query else []
-        if exchange.body and exchange.headers.get("content-type", "").startswith(FORM):
-            pairs = pairs + parse_qsl(exchange.body.decode("utf-8", "replace"), keep_blank_values=True)
+        pairs += form_pairs(headers, body)
         raw: dict[str, Raw] = {}
         for name, value in pairs:
             if name.startswith("oauth_"):

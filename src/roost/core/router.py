@@ -18,6 +18,9 @@ class Router:
     def __init__(self) -> None:
         self._root = _Node()
         self._static: dict[str, dict[str, Any]] = {}  # path without parameters -> method -> target
+        # Literal prefix -> the node of routes whose only parameter is their last segment
+        # (/2/tweets/{id}, /2/users/{id}): most requests, matched without walking the tree.
+        self._trailing: dict[str, _Node] = {}
 
     def add(self, method: str, path: str, target: Any) -> None:
         node = self._root
@@ -37,6 +40,10 @@ class Router:
         node.targets[method] = (target, tuple(names))
         if "{" not in path:
             self._static.setdefault(path.rstrip("/"), {})[method] = target
+        else:
+            prefix, _, last = path.rstrip("/").rpartition("/")
+            if "{" not in prefix and last.startswith("{"):
+                self._trailing[prefix] = node
 
     def match(self, method: str, path: str) -> tuple[Any, dict[str, str]] | None:
         if path[-1:] == "/" and len(path) > 1:
@@ -44,8 +51,22 @@ class Router:
         if path[:2] == "//":
             path = "/" + path.lstrip("/")  # surrounding slashes never count
         static = self._static.get(path)
-        if static is not None and method in static:
-            return static[method], {}
+        if static is not None:
+            if method in static:
+                return static[method], {}
+        else:
+            # A literal path (no route of that exact path for any method) ending in a parameter: the
+            # walk below would prefer the same node, so take it straight (anything else walks).
+            prefix, _, last = path.rpartition("/")
+            trailing = self._trailing.get(prefix)
+            if trailing is not None and last:
+                found = trailing.targets.get(method)
+                if found is not None:
+                    return found[0], {found[1][-1]: last}
+        return self.walk(method, path)
+
+    def walk(self, method: str, path: str) -> tuple[Any, dict[str, str]] | None:
+        """The match by walking the tree segment by segment (a normalised path)."""
         segments = path.split("/")  # "/2/tweets/1" -> ["", "2", "tweets", "1"]
         del segments[0]
         values: list[str] = []

@@ -137,46 +137,31 @@ class Stages:
     problem_types: ProblemTypes
 
 
-@dataclass(slots=True)
-class Exchange:
-    """One request as the stages see it, and what they learn of it on the way."""
-
-    scope: dict[str, Any]
-    headers: dict[str, str]
-    started: float
-    body: bytes = b""
-    principal: Principal | None = None
-    rate: RawHeaders | None = None  # the rate-limit headers of the windows the request was counted in
-
-    def form_pairs(self) -> list[tuple[str, str]]:
-        if self.body and self.headers.get("content-type", "").startswith(FORM):
-            return parse_qsl(self.body.decode("utf-8", "replace"), keep_blank_values=True)
-        return []
-
-    def auth_request(self) -> RequestAuth:
-        scope, headers = self.scope, self.headers
-        query = scope.get("query_string", b"")
-        return RequestAuth(
-            method=scope["method"],
-            scheme=scope.get("scheme", "http"),
-            host=headers.get("host", ""),
-            path=scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
-            authorization=headers.get("authorization"),
-            forwarded_proto=headers.get("x-forwarded-proto"),
-            query_pairs=parse_query(query) if query else [],
-            form_pairs=self.form_pairs(),
-        )
+def auth_request(scope: Scope, headers: dict[str, str], body: bytes) -> RequestAuth:
+    """What the authenticator needs of a request: method, URL parts, credentials, query and form."""
+    query = scope.get("query_string", b"")
+    return RequestAuth(
+        method=scope["method"],
+        scheme=scope.get("scheme", "http"),
+        host=headers.get("host", ""),
+        path=scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or scope["path"],
+        authorization=headers.get("authorization"),
+        forwarded_proto=headers.get("x-forwarded-proto"),
+        query_pairs=parse_query(query) if query else [],
+        form_pairs=form_pairs(headers, body),
+    )
 
 
-@dataclass(slots=True)
-class Outcome:
-    """What a request comes to: status, payload (bytes, a JSON value or a `Stream`), content type and
-    the extra headers a handler or an error brings."""
+def form_pairs(headers: dict[str, str], body: bytes) -> list[tuple[str, str]]:
+    if body and headers.get("content-type", "").startswith(FORM):
+        return parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return []
 
-    status: int
-    payload: Any
-    content_type: str
-    headers: Mapping[str, str]
+
+# What a request comes to: (status, payload, content type, extra headers). The payload is bytes, a
+# JSON value or a `Stream`; the headers are those a handler or an error brings. A plain tuple: one is
+# made per request, and a class's constructor would cost the hot path a call.
+Outcome = tuple[int, Any, str, Mapping[str, str]]
 
 
 RouteT = TypeVar("RouteT")
@@ -190,103 +175,101 @@ class Skeleton(Generic[RouteT]):
         self._fixed_head = fixed_head  # headers every response of the dialect carries (api versions)
         self._transaction_ids = stages.transaction_ids
         self._problem_types = stages.problem_types
+        self._authenticator = stages.authenticator
+        self._max_body = stages.max_body
         self._rewrite_types = stages.problem_types.rewrite if stages.problem_types.rewrites else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # What a request is is passed along as arguments, not gathered in an object: one object more
+        # per request costs the single lookup about 1% (instructions counted, bench/instructions.py).
         started = time.perf_counter()
         headers: dict[str, str] = {}
         for name, value in scope["headers"]:  # a loop: cheaper than a comprehension on Python 3.11
             headers[name.decode("latin-1")] = value.decode("latin-1")
-        exchange = Exchange(scope, headers, started)
         route: RouteT | None = None
+        principal: Principal | None = None
         try:
-            route = self.route(exchange)
-            if has_body(headers):
-                exchange.body = await read_body(receive, headers, self.stages.max_body)
+            route = self.route(scope, headers)
+            body = await read_body(receive, headers, self._max_body) if has_body(headers) else b""
             # The common caller without a coroutine: a bearer token seen moments ago.
-            exchange.principal = self.known_caller(exchange) or await self.identify(route, exchange)
-            outcome = await self.serve(route, exchange)
+            principal = self.known_caller(headers) or await self.identify(route, scope, headers, body)
+            outcome = await self.serve(route, scope, headers, body, principal)
         except ClientDisconnected:
             return  # nobody to answer, and nothing done
         except errors.ApiError as error:
-            outcome = self.refused(route, exchange, error)
+            outcome = self.refused(route, scope, error)
         except Exception:
             log.exception("unhandled error in %s %s", scope["method"], scope["path"])
-            outcome = self.refused(route, exchange, self.internal_error())
-        payload = outcome.payload
+            outcome = self.refused(route, scope, self.internal_error())
+        status, payload, content_type, _ = outcome
         if isinstance(payload, Stream):
-            await self._write_stream(receive, send, route, exchange, outcome, payload)
+            head = [
+                *self._fixed_head,
+                (b"x-transaction-id", self._transaction_ids.take()),
+                *self.head(route, scope, principal, outcome),
+                (b"x-response-time", elapsed_ms(started)),
+            ]
+            await send_stream(send, receive, status, self._problem_types.rewrite_stream(payload), head)
             return
-        content_type = outcome.content_type
         head = [
             _JSON_TYPE if content_type is errors.JSON else header(b"content-type", content_type),
             *self._fixed_head,
             (b"x-transaction-id", self._transaction_ids.take()),
-            *self.head(route, exchange, outcome),
+            *self.head(route, scope, principal, outcome),
             (b"x-response-time", elapsed_ms(started)),
         ]
         data = payload if isinstance(payload, bytes) else jsonio.dumps(payload)
         if self._rewrite_types is not None:
             data = self._rewrite_types(data)
-        await send_raw(scope, send, outcome.status, data, head)
+        await send_raw(scope, send, status, data, head)
 
     # ---- shared stages --------------------------------------------------------------------------
 
-    def known_caller(self, exchange: Exchange) -> Principal | None:
+    def known_caller(self, headers: dict[str, str]) -> Principal | None:
         """The principal of a bearer token the authenticator has just seen, or None."""
-        authorization = exchange.headers.get("authorization")
+        authorization = headers.get("authorization")
         if authorization is None:
             return None
         if authorization.startswith("Bearer ") or authorization[:7].lower() == "bearer ":
-            return self.stages.authenticator.known_bearer(authorization[7:].strip())
+            return self._authenticator.known_bearer(authorization[7:].strip())
         return None
 
-    async def authenticate(self, exchange: Exchange, v2: bool) -> Principal | None:
+    async def authenticate(
+        self, scope: Scope, headers: dict[str, str], body: bytes, v2: bool
+    ) -> Principal | None:
         """The caller, by the authenticator on the request's credentials (None when it carries none)."""
-        authorization = exchange.headers.get("authorization")
-        authenticator = self.stages.authenticator
+        authorization = headers.get("authorization")
         if authorization is not None and authorization[:7].lower() == "bearer ":
-            return await authenticator.bearer(authorization[7:].strip())
-        return await authenticator.authenticate(exchange.auth_request(), v2=v2)
-
-    async def _write_stream(
-        self,
-        receive: Receive,
-        send: Send,
-        route: RouteT | None,
-        exchange: Exchange,
-        outcome: Outcome,
-        stream: Stream,
-    ) -> None:
-        head = [
-            *self._fixed_head,
-            (b"x-transaction-id", self._transaction_ids.take()),
-            *self.head(route, exchange, outcome),
-            (b"x-response-time", elapsed_ms(exchange.started)),
-        ]
-        await send_stream(send, receive, outcome.status, self._problem_types.rewrite_stream(stream), head)
+            return await self._authenticator.bearer(authorization[7:].strip())
+        return await self._authenticator.authenticate(auth_request(scope, headers, body), v2=v2)
 
     # ---- the dialect's stages -------------------------------------------------------------------
+    # State a dialect keeps between its stages for one request lives on its route (when the route is
+    # made per request) or in the ASGI scope under a `roost.` key (the scope is the request's own).
 
-    def route(self, exchange: Exchange) -> RouteT:
+    def route(self, scope: Scope, headers: dict[str, str]) -> RouteT:
         """The operation the request names; raises the dialect's route errors."""
         raise NotImplementedError
 
-    async def identify(self, route: RouteT, exchange: Exchange) -> Principal:
+    async def identify(self, route: RouteT, scope: Scope, headers: dict[str, str], body: bytes) -> Principal:
         """The caller, or the dialect's refusal (usually through `authenticate`)."""
         raise NotImplementedError
 
-    async def serve(self, route: RouteT, exchange: Exchange) -> Outcome:
+    async def serve(
+        self, route: RouteT, scope: Scope, headers: dict[str, str], body: bytes, principal: Principal
+    ) -> Outcome:
         """Authorise, rate limit, parse parameters, run the handler, build the envelope."""
         raise NotImplementedError
 
-    def refused(self, route: RouteT | None, exchange: Exchange, error: errors.ApiError) -> Outcome:
+    def refused(self, route: RouteT | None, scope: Scope, error: errors.ApiError) -> Outcome:
         """An error as the dialect shapes it."""
-        return Outcome(error.status, error.body, error.content_type, error.headers)
+        return error.status, error.body, error.content_type, error.headers
 
     def internal_error(self) -> errors.ApiError:
         return errors.internal_error()
 
-    def head(self, route: RouteT | None, exchange: Exchange, outcome: Outcome) -> RawHeaders:
+    def head(
+        self, route: RouteT | None, scope: Scope, principal: Principal | None, outcome: Outcome
+    ) -> RawHeaders:
         """The dialect's response headers between the transaction id and the response time."""
         return []

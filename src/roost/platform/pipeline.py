@@ -28,9 +28,10 @@ from roost.core.params import (
 from roost.core.principal import Principal
 from roost.core.ratelimit import Key, RateLimiter
 from roost.core.router import Router
-from roost.core.stages import Exchange, Outcome, Skeleton, Stages
+from roost.core.stages import Outcome, Skeleton, Stages
 from roost.core.wire import (
     RawHeaders,
+    Scope,
     Stream,
     encode_headers,
     header,
@@ -78,7 +79,13 @@ class Call:
     client_ip: str | None = None  # the peer's address (streaming connections report it)
 
 
-class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
+# The operation a request names and its path parameters.
+Route = tuple[Operation, dict[str, str]]
+# The rate-limit headers of the windows a request was counted in, kept in its scope between stages.
+RATE_HEADERS = "roost.rate_headers"
+
+
+class Pipeline(Skeleton[Route]):
     """The v2 dialect: the operation table, its authentication kinds, scopes and permissions, the
     platform's rate-limit keys, query parameters and field selection, the envelope and problem bodies."""
 
@@ -118,32 +125,30 @@ class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
 
     # ---- the dialect's stages -------------------------------------------------------------------
 
-    def route(self, exchange: Exchange) -> tuple[Operation, dict[str, str]]:
-        scope = exchange.scope
+    def route(self, scope: Scope, headers: dict[str, str]) -> Route:
         match = self.router.match(scope["method"], scope["path"])
         if match is None:
             raise errors.route_not_found()
         return match
 
-    async def identify(self, route: tuple[Operation, dict[str, str]], exchange: Exchange) -> Principal:
-        op = route[0]
-        principal = await self.authenticate(exchange, v2=True)
+    async def identify(self, route: Route, scope: Scope, headers: dict[str, str], body: bytes) -> Principal:
+        principal = await self.authenticate(scope, headers, body, v2=True)
         if principal is None:
             raise errors.unauthorized()
-        if principal.kind == "oauth1" and principal.user_id is None and "oauth1" in op.auth:
+        if principal.kind == "oauth1" and principal.user_id is None and "oauth1" in route[0].auth:
             raise errors.unauthorized()  # a consumer-only signature names no user
         return principal
 
-    async def serve(self, route: tuple[Operation, dict[str, str]], exchange: Exchange) -> Outcome:
+    async def serve(
+        self, route: Route, scope: Scope, headers: dict[str, str], body: bytes, principal: Principal
+    ) -> Outcome:
         op, path_params = route
-        principal = exchange.principal
-        assert principal is not None
         self._authorize(op, principal)  # after identification: refusals still carry x-access-level
         now_ms = self._clock.now_ms()
-        exchange.rate = self._rate_limit(op, principal, now_ms / 1000)
-        scope, body = exchange.scope, exchange.body
+        # Kept for the head, which errors raised after this point answer with too.
+        scope[RATE_HEADERS] = self._rate_limit(op, principal, now_ms / 1000)
         params, raw, selection = self._parse_params(op, scope.get("query_string", b""), path_params)
-        value = _json_body(exchange.headers, body) if op.body and (body or not op.body_optional) else None
+        value = _json_body(headers, body) if op.body and (body or not op.body_optional) else None
         client = scope.get("client")
         call = Call(
             op, principal, params, value, selection, self.domain, now_ms, raw, client[0] if client else None
@@ -157,25 +162,24 @@ class Pipeline(Skeleton[tuple[Operation, dict[str, str]]]):
             rendered = await self.engine.render(
                 op.returns, result.records, selection, self._loader(principal), context
             )
-            return Outcome(result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS)
+            return result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS
         if isinstance(result, Reply):
-            return Outcome(result.status, result.body, result.content_type, result.headers)
+            return result.status, result.body, result.content_type, result.headers
         if isinstance(result, Stream):
-            return Outcome(200, result, result.content_type, result.headers)
-        return Outcome(op.status, result, errors.JSON, _NO_HEADERS)
+            return 200, result, result.content_type, result.headers
+        return op.status, result, errors.JSON, _NO_HEADERS
 
     def head(
-        self, route: tuple[Operation, dict[str, str]] | None, exchange: Exchange, outcome: Outcome
+        self, route: Route | None, scope: Scope, principal: Principal | None, outcome: Outcome
     ) -> RawHeaders:
-        principal = exchange.principal
-        rate = exchange.rate
+        rate: RawHeaders | None = scope.get(RATE_HEADERS)
         if rate is None:
-            if route is None or outcome.status == 401:
+            if route is None or outcome[0] == 401:
                 # Live traffic: a 401 carries no rate-limit headers (nobody was identified to count).
                 rate = _NO_WINDOW
             else:
                 rate = self._unmetered_window(route[0], principal)
-        extra = outcome.headers
+        extra = outcome[3]
         if principal is not None and not extra:
             return [header(b"x-access-level", principal.access_level), *rate]  # the common case
         out: RawHeaders = []
