@@ -334,6 +334,7 @@ def _post_row(
         "bookmark_count": likes // 20,
         "impression_count": likes * rng.randint(20, 120) + rng.randint(5, 400),
         "deleted_at": None,
+        "reply_hidden": 0,
     }
     row.update(document_columns(row))  # the search document, as `insert_post` writes it
     return row, mentioned

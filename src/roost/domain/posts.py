@@ -374,6 +374,7 @@ def _post_row(
         "is_edit_eligible": 0 if poll_id is not None else 1,
         "superseded_by": None,
         "deleted_at": None,
+        "reply_hidden": previous["reply_hidden"] if previous is not None else 0,
     }
     for metric in _METRICS:
         row[metric] = previous[metric] if previous is not None else 0

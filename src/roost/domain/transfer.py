@@ -152,6 +152,7 @@ def _post_row(obj: dict[str, Any]) -> dict[str, Any]:
         "bookmark_count": metrics.get("bookmark_count", 0),
         "impression_count": metrics.get("impression_count", 0),
         "deleted_at": None,
+        "reply_hidden": 0,
     }
 
 

@@ -184,12 +184,15 @@ posts = Table(
     Column("bookmark_count", BigInteger, nullable=False, server_default="0"),
     Column("impression_count", BigInteger, nullable=False, server_default="0"),
     Column("deleted_at", BigInteger),
+    Column("reply_hidden", Integer, nullable=False, server_default="0"),  # hidden by the root's author
     # The search document (roost/search/document.py), written with the row; indexed by SQLite FTS5
     # (`posts_fts`) or a PostgreSQL GIN index (`ix_posts_search`), both made in migration 0008.
     Column("search_text", Text),
     Column("search_urls", Text),  # lowercased URLs, one a line, for `url:`
     Index("ix_posts_author_id", "author_id", "id"),
     Index("ix_posts_conversation", "conversation_id"),
+    Index("ix_posts_reposted", "reposted_post_id"),
+    Index("ix_posts_quoted", "quoted_post_id"),
 )
 
 post_mentions = Table(
@@ -467,5 +470,6 @@ stream_links = Table(
     Index("ix_stream_links_app", "app_id", "webhook_id"),
 )
 
-# Stream connection history and the usage ledger (issue 6): their own module, registered the same way.
-from roost.storage import schema_streams  # noqa: E402, F401
+# Stream connection history and the usage ledger (issue 6), lists, bookmarks and DM blocks (issue 14):
+# their own modules, registered the same way.
+from roost.storage import schema_social, schema_streams  # noqa: E402, F401
