@@ -19,6 +19,11 @@ from roost.storage.events import append_event
 STANDARD_LIMIT = 280
 LONG_FORM_LIMIT = 25_000
 EDIT_WINDOW_MS = 3_600_000
+# The platform's 403 for a reply whose target is gone or hidden (v1.1 code 385, the same text in v2).
+REPLY_HIDDEN = "You attempted to reply to a Tweet that is deleted or not visible to you."
+# No recorded body for quoting a hidden post: the platform's text for a post hidden from the caller
+# (v1.1 code 179, "Corresponds with HTTP 403", usually the author's protected posts).
+QUOTE_HIDDEN = "Sorry, you are not authorized to see this status."
 TOO_LONG = (
     "Your Tweet text is too long. For more information on how X determines text length see "
     "https://github.com/twitter/twitter-text."
@@ -73,11 +78,21 @@ _METRICS = ("retweet_count", "reply_count", "like_count", "quote_count", "bookma
 
 
 class PostService:
-    def __init__(self, db: Database, clock: Clock, ids: SnowflakeGenerator, url_seed: int) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        ids: SnowflakeGenerator,
+        url_seed: int,
+        *,
+        check_visibility: bool = True,
+    ) -> None:
         self._db = db
         self._clock = clock
         self._ids = ids
         self._url_seed = url_seed
+        # Off only for the demo seed, whose replies and quotes were drawn before the rule existed.
+        self._check_visibility = check_visibility
 
     async def create(self, author_id: int, body: Any) -> Row:
         """A new post, or a new version of one (`edit_options`): checked, stored with its counters
@@ -91,8 +106,8 @@ class PostService:
             await self._check_text(tx, author, draft.text, previous)
             now = self._clock.now_ms()
             post_id = self._ids.next_id()
-            parent = await self._reply_target(tx, draft.reply) if draft.reply is not None else None
-            quoted_id = await self._quoted(tx, draft, previous)
+            parent = await self._reply_target(tx, author_id, draft.reply) if draft.reply is not None else None
+            quoted_id = await self._quoted(tx, author_id, draft, previous)
             media_keys = await self._media_keys(tx, author_id, draft.media_ids)
             poll_id = await self._create_poll(tx, draft.poll, now) if draft.poll else None
             stored_text, entities = self._entities(draft.text)
@@ -161,7 +176,7 @@ class PostService:
         if previous is None and text and await self._is_duplicate(tx, author["id"], text):
             raise errors.forbidden("You are not allowed to create a Tweet with duplicate content.")
 
-    async def _quoted(self, tx: Executor, draft: Draft, previous: Row | None) -> int | None:
+    async def _quoted(self, tx: Executor, author_id: int, draft: Draft, previous: Row | None) -> int | None:
         quote = draft.body.get("quote_tweet_id")
         if quote is None:
             # An edit keeps what it quotes, as it keeps its parent.
@@ -172,6 +187,8 @@ class PostService:
             raise field_error(
                 "quote_tweet_id", quote, f"Could not find tweet with quote_tweet_id: [{quoted_id}]."
             )
+        if self._check_visibility and not await _may_see(tx, author_id, quoted["author_id"]):
+            raise errors.forbidden(QUOTE_HIDDEN)
         return quoted_id
 
     def _entities(self, text: str) -> tuple[str, dict[str, Any]]:
@@ -244,11 +261,15 @@ class PostService:
             await post_rows.set_edit_history(tx, version, encoded)
         await post_rows.supersede(tx, previous["id"], new_id)
 
-    async def _reply_target(self, tx: Executor, reply: dict[str, Any]) -> Row:
+    async def _reply_target(self, tx: Executor, author_id: int, reply: dict[str, Any]) -> Row:
         target_id = _id_string("reply.in_reply_to_tweet_id", reply.get("in_reply_to_tweet_id"))
         parent = await post_rows.get_for_update(tx, target_id)
-        if parent is None or parent["deleted_at"] is not None:
-            raise errors.forbidden("You attempted to reply to a Tweet that is deleted or not visible to you.")
+        if (
+            parent is None
+            or parent["deleted_at"] is not None
+            or (self._check_visibility and not await _may_see(tx, author_id, parent["author_id"]))
+        ):
+            raise errors.forbidden(REPLY_HIDDEN)
         return parent
 
     async def _is_duplicate(self, tx: Executor, author_id: int, text: str) -> bool:
@@ -316,6 +337,17 @@ class PostService:
 
     def _short_code(self, url: str) -> str:
         return short_code(self._url_seed, url)
+
+
+async def _may_see(tx: Executor, viewer_id: int, author_id: int) -> bool:
+    """The visibility rule of reads (`Lookup.hidden_authors`), inside the write's transaction: a
+    protected account's posts are for itself and its followers."""
+    if viewer_id == author_id:
+        return True
+    author = await user_rows.get_user_tx(tx, author_id)
+    if author is None or not author["protected"]:
+        return True
+    return await user_rows.follow_exists(tx, viewer_id, author_id)
 
 
 def short_code(seed: int, url: str) -> str:
