@@ -292,6 +292,13 @@ def disallowed_resource(resource_id: str, resource_type: str, section: str) -> A
     )
 
 
+def not_authorized_for_resource(resource_type: str, parameter: str, value: str) -> ApiError:
+    """A whole request refused because it names a resource the caller may not see (a 403 in the
+    body of the partial error, `section` data)."""
+    item = not_authorized_for_resource_item(resource_type, parameter, value, "data")
+    return ApiError(403, {**item, "status": 403})
+
+
 def duplicate_rule_item(rule_id: str, value: str) -> dict[str, Any]:
     return {"value": value, "id": rule_id, "title": "DuplicateRule", "type": problem_type("duplicate-rules")}
 

@@ -113,6 +113,12 @@ PRIVATE_SCOPES = {
 # conversation is visible to its participants only).
 OWN_USER_PREFIXES = ("mute.", "block.", "dm.", "chat.")
 
+# Event families that show what a user does (likes of and by them; who follows them and whom they
+# follow): a protected user's are for those who may see the user (themselves and their followers).
+# Posts of protected accounts are never delivered at all; profile updates and Spaces are public, and
+# DMs, chats, mutes and blocks are the caller's own (OWN_USER_PREFIXES).
+PROTECTED_ACTIVITY_PREFIXES = ("like.", "follow.")
+
 CREATE_FIELDS = frozenset({"event_type", "filter", "tag", "webhook_id"})
 UPDATE_FIELDS = frozenset({"tag", "webhook_id"})
 FILTER_FIELDS = frozenset({"user_id", "keyword", "direction"})
@@ -283,6 +289,17 @@ class ActivityService:
                 f"(filter.user_id must be {principal.user_id})."
             )
 
+    async def _may_see(self, principal: Principal, user_id: int) -> None:
+        """A protected user's activity is for the user and their followers: the caller must be one
+        (an app-only call has no user, so it is neither). Refused as the platform refuses a resource
+        the caller may not see (the not-authorized-for-resource problem), as a 403."""
+        viewer = principal.user_id
+        if viewer == user_id:
+            return
+        if viewer is not None and (viewer, user_id) in await self._users.relations(viewer, [user_id]):
+            return
+        raise errors.not_authorized_for_resource("user", "filter.user_id", str(user_id))
+
     async def _webhook(self, app_id: int, webhook_id: int | None) -> None:
         if webhook_id is None:
             return
@@ -309,8 +326,12 @@ class ActivityService:
         webhook_id = _id_value(body, "webhook_id")
         self._authorise(principal, event_type, user_id)
         await self._webhook(principal.app_id, webhook_id)
-        if user_id is not None and (user_id > MAX_ID or await self._users.get(user_id) is None):
-            raise _invalid(f"$.filter.user_id: user {user_id} does not exist")
+        if user_id is not None:
+            target = await self._users.get(user_id) if user_id <= MAX_ID else None
+            if target is None:
+                raise _invalid(f"$.filter.user_id: user {user_id} does not exist")
+            if event_type.startswith(PROTECTED_ACTIVITY_PREFIXES) and target["protected"]:
+                await self._may_see(principal, user_id)
         limit = self.limit()
         row = {
             "id": self._ids.next_id(),

@@ -51,6 +51,9 @@ PROFILE_ALIASES = {
 }
 _FOLLOW_LIKE = ("follow.follow", "follow.unfollow")
 _ACTOR_ONLY = ("block.block", "block.unblock", "mute.mute", "mute.unmute")
+# What a user does: for a protected user, only for apps that may see the user (checked at fan-out,
+# so a follower who unfollows, or a subscription from before, learns nothing new).
+_PRIVATE_ACTIVITY = ("like.create", "follow.follow", "follow.unfollow")
 _CONTEXT = RenderContext()
 
 
@@ -155,17 +158,46 @@ class ActivityEvents:
             return []
         if kind.startswith("post.") and int(payload["author_id"]) in await self._users.protected_ids():
             return []  # posts from protected accounts are never delivered
-        chosen: dict[int, Row] = {}
+        chosen: dict[int, tuple[Row, int]] = {}
         for event_types, target_user, direction in targets:
             for sub in await self._subscriptions.matching(event_types, target_user):
                 if accepts(sub, direction) and (keep is None or keep(sub)):
-                    chosen.setdefault(int(sub["id"]), sub)
+                    chosen.setdefault(int(sub["id"]), (sub, target_user))
+        if kind in _PRIVATE_ACTIVITY and chosen:
+            chosen = await self._seen_by_apps(kind, payload, chosen)
         if not chosen:
             return []
         body, includes = await self._payload(kind, payload, event)
         if body is None:
             return []
-        return [(sub, envelope(sub, event, body, includes)) for sub in chosen.values()]
+        return [(sub, envelope(sub, event, body, includes)) for sub, _ in chosen.values()]
+
+    async def _seen_by_apps(
+        self, kind: str, payload: dict[str, Any], chosen: dict[int, tuple[Row, int]]
+    ) -> dict[int, tuple[Row, int]]:
+        """The subscriptions whose app may see every protected user the event shows: the filtered
+        user, and for a like the liked post's author (a protected post is not shown either)."""
+        protected = await self._users.protected_ids()
+        if not protected:
+            return chosen
+        seen: dict[tuple[int, int], bool] = {}
+        kept: dict[int, tuple[Row, int]] = {}
+        for sub_id, (sub, target_user) in chosen.items():
+            app_id = int(sub["app_id"])
+            shown = [target_user]
+            if kind == "like.create":
+                shown.append(_id(payload["post_author_id"]))
+            visible = True
+            for user_id in shown:
+                if user_id not in protected:
+                    continue
+                key = (app_id, user_id)
+                if key not in seen:
+                    seen[key] = await self._subscriptions.app_may_see(app_id, user_id)
+                visible = visible and seen[key]
+            if visible:
+                kept[sub_id] = (sub, target_user)
+        return kept
 
     async def outgoing(self, event: Row) -> list[Outgoing]:
         """The deliveries to the subscriptions' (valid, same-app) webhooks."""

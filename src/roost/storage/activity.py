@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, func, select, update
+from sqlalchemy import Select, Table, bindparam, delete, func, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import activity_subscriptions as subs
-from roost.storage.schema import events, webhooks
+from roost.storage.schema import events, follows, oauth1_tokens, oauth2_tokens, webhooks
 from roost.storage.statements import binds, in_params, insert_all, sized
 
 _insert = insert_all(subs)
@@ -54,6 +54,24 @@ def _matching(count: int) -> Select[Any]:
     )
 
 
+def _sees_through(tokens: Table) -> Select[Any]:
+    """A live token of the app held by the user or by one of the user's followers."""
+    followers = select(follows.c.follower_id).where(follows.c.followee_id == bindparam("user_id"))
+    return (
+        select(tokens.c.user_id)
+        .where(
+            tokens.c.app_id == bindparam("app_id"),
+            tokens.c.revoked_at.is_(None),
+            or_(tokens.c.user_id == bindparam("user_id"), tokens.c.user_id.in_(followers)),
+        )
+        .limit(1)
+    )
+
+
+_sees_through_oauth1 = _sees_through(oauth1_tokens)
+_sees_through_oauth2 = _sees_through(oauth2_tokens)
+
+
 class ActivityStore:
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -71,6 +89,15 @@ class ActivityStore:
         params: dict[str, Any] = in_params(list(event_types))
         params["user_id"] = user_id
         return await self._db.fetch_all(_matching(len(event_types)), params)
+
+    async def app_may_see(self, app_id: int, user_id: int) -> bool:
+        """Whether some user who has authorised the app (holds a live token of it) is the user or
+        follows them: what the app could read through the API about a protected user."""
+        params = {"app_id": app_id, "user_id": user_id}
+        for statement in (_sees_through_oauth1, _sees_through_oauth2):
+            if await self._db.fetch_value(statement, params) is not None:
+                return True
+        return False
 
     async def max_position(self) -> int:
         return int(await self._db.fetch_value(_max_position) or 0)
