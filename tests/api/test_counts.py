@@ -119,7 +119,23 @@ def test_default_window_and_granularities(api: Api, server: LiveServer) -> None:
     # The second post is 30 s after the first: in the same minute only if the first is in its first half.
     same_minute = moment.second < 30
     assert [b["tweet_count"] for b in minutes["data"]] == ([2, 0, 0] if same_minute else [1, 1, 0])
-    assert all(b["post_count"] == b["tweet_count"] for b in minutes["data"])
+    # Tweet names only: the post names are for requests that ask for them (below).
+    assert all(set(b) == {"start", "end", "tweet_count"} for b in minutes["data"])
+    assert set(minutes["meta"]) == {"total_tweet_count"}
+
+
+def test_post_names_when_search_count_fields_names_post_count(api: Api, server: LiveServer) -> None:
+    word = "c" + uuid.uuid4().hex[:10]
+    moment = now(server) - timedelta(hours=5)
+    posts_at(api, word, moment, moment + timedelta(seconds=30))
+    for fields in ("post_count", "start,end,post_count"):
+        body = counts(api, query=word, granularity="day", **{"search_count.fields": fields})
+        assert all(set(b) == {"start", "end", "post_count"} for b in body["data"])
+        assert sum(b["post_count"] for b in body["data"]) == 2
+        assert body["meta"] == {"total_post_count": 2}
+    named = counts(api, query=word, granularity="day", **{"search_count.fields": "tweet_count"})
+    assert all(set(b) == {"start", "end", "tweet_count"} for b in named["data"])
+    assert named["meta"] == {"total_tweet_count": 2}
 
 
 def test_counts_all_pages_by_thirty_days(api: Api, server: LiveServer) -> None:

@@ -78,7 +78,11 @@ def test_xdk_search_pages_and_counts(
             seen += [_get(post, "id") for post in page.data or []]
         assert pages == 3 and seen == newest_first
         total = 0
-        for page in client.posts.get_counts_recent(query=word, granularity="day"):
+        # xdk's models hold the post names, which a request asks for by naming `post_count`.
+        counted = client.posts.get_counts_recent(
+            query=word, granularity="day", search_count_fields="start,end,post_count"
+        )
+        for page in counted:
             total += sum(_get(item, "post_count") for item in page.data or [])
             assert _get(page.meta, "total_post_count") == COUNT
         assert total == COUNT

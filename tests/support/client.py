@@ -17,6 +17,7 @@ POST_VOCAB_MARKERS = (
     "edit_history_post_ids",
     "pinned_post_id",
     "most_recent_post_id",
+    "post_count",  # search_count.fields
 )
 
 

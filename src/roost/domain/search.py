@@ -66,6 +66,9 @@ class SearchRequest:
     granularity: str = "hour"
     raw_start_time: str | None = None
     raw_end_time: str | None = None
+    # Counts in post names (`post_count`, `total_post_count`): asked for by naming `post_count` in
+    # `search_count.fields`, as a post-only field name asks for post names elsewhere.
+    post_names: bool = False
 
     @classmethod
     def of(cls, params: Mapping[str, Any], raw: Mapping[str, str]) -> SearchRequest:
@@ -84,6 +87,7 @@ class SearchRequest:
             granularity=params.get("granularity") or "hour",
             raw_start_time=raw.get("start_time"),
             raw_end_time=raw.get("end_time"),
+            post_names="post_count" in (params.get("search_count.fields") or ()),
         )
 
 
@@ -268,7 +272,8 @@ class SearchService:
 
     async def counts(self, product: Product, request: SearchRequest, now_ms: int) -> dict[str, Any]:
         """`data: [{start, end, tweet_count}]` over the window (partial edge buckets, zero buckets),
-        `meta.total_tweet_count`; counts/all pages 30 days at a time, newest first."""
+        `meta.total_tweet_count` (or `post_count` and `total_post_count` in post names); counts/all
+        pages 30 days at a time, newest first."""
         query = request.query
         root = self.parse_query(product, query)
         bounds = self.window(product, request, now_ms)
@@ -289,9 +294,10 @@ class SearchService:
             bucket_ms=size,
             no_reposts=self._no_reposts(root, now_ms),
         )
-        data = buckets(start, end, size, found)
-        total = sum(item["tweet_count"] for item in data)
-        meta: dict[str, Any] = {"total_tweet_count": total, "total_post_count": total}
+        name = "post_count" if request.post_names else "tweet_count"
+        data = buckets(start, end, size, found, name)
+        total = sum(item[name] for item in data)
+        meta: dict[str, Any] = {f"total_{name}": total}
         if next_token is not None:
             meta["next_token"] = next_token
         body: dict[str, Any] = {"meta": meta}
@@ -300,16 +306,18 @@ class SearchService:
         return body
 
 
-def buckets(start_ms: int, end_ms: int, size_ms: int, counts: Mapping[int, int]) -> list[dict[str, Any]]:
+def buckets(
+    start_ms: int, end_ms: int, size_ms: int, counts: Mapping[int, int], name: str = "tweet_count"
+) -> list[dict[str, Any]]:
     """Buckets from the exact window start to the exact window end; inner edges on UTC minute / hour /
     day boundaries, so the first and last may be partial. `counts` is keyed by `created_at // size`.
-    Both names of the count are sent: `tweet_count` (live traffic) and `post_count` (the newer spec)."""
+    The count is `name`: `tweet_count` (live traffic, the 2.159 spec) or `post_count` (the 2.167 spec)."""
     out: list[dict[str, Any]] = []
     edge = start_ms
     while edge < end_ms:
         index = edge // size_ms
         upper = min((index + 1) * size_ms, end_ms)
         n = counts.get(index, 0)
-        out.append({"end": iso_ms(upper), "start": iso_ms(edge), "tweet_count": n, "post_count": n})
+        out.append({"end": iso_ms(upper), "start": iso_ms(edge), name: n})
         edge = upper
     return out
