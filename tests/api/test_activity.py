@@ -150,7 +150,12 @@ def test_delete_by_ids(api: Api, user: User) -> None:
         ({"event_type": "post.create", "filter": {"user": "1"}}, "$.filter.user: is not defined"),
         ({"event_type": "post.create", "filter": {"user_id": "x1"}}, "$.filter.user_id: does not match"),
         ({"event_type": "post.create", "filter": {}}, "$.filter.user_id: is missing"),
-        ({"event_type": "post.create", "filter": {"user_id": "{me}", "keyword": "x"}}, "$.filter.keyword"),
+        (
+            {"event_type": "follow.follow", "filter": {"user_id": "{me}", "keyword": "x"}},
+            "$.filter.keyword: is not supported for follow.follow subscriptions",
+        ),
+        ({"event_type": "post.delete", "filter": {"user_id": "{me}", "keyword": "x"}}, "$.filter.keyword"),
+        ({"event_type": "post.create", "filter": {"user_id": "{me}", "keyword": ""}}, "$.filter.keyword"),
         ({"event_type": "news.new", "filter": {}}, "$.filter.keyword: is missing"),
         ({"event_type": "news.new", "filter": {"keyword": "x" * 151}}, "$.filter.keyword: may only be 150"),
         ({"event_type": "post.create", "filter": {"user_id": "{me}", "direction": "inbound"}}, "direction"),

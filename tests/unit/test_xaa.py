@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from roost.events.xaa import accepts, routes
+from roost.domain.activity import carries_text
+from roost.events.xaa import accepts, keyword_matches, routes, text_of
 
 
 def test_posts_map_to_their_author() -> None:
@@ -61,3 +62,26 @@ def test_direction_filter() -> None:
     assert accepts({"filter_direction": None}, "inbound")
     assert accepts({"filter_direction": "inbound"}, "inbound")
     assert not accepts({"filter_direction": "outbound"}, "inbound")
+
+
+def test_keywords_match_whole_tokens_case_insensitively() -> None:
+    assert keyword_matches("ferret", "A FERRET, at last!")
+    assert keyword_matches("red panda", "look: a Red Panda")
+    assert not keyword_matches("red panda", "a panda in red")
+    assert not keyword_matches("ferret", "ferrets everywhere")
+    assert not keyword_matches("ferret", None)
+
+
+def test_the_text_a_keyword_reads() -> None:
+    assert text_of({"id": "1", "text": "a post"}) == "a post"
+    message = {"message_create": {"message_data": {"text": "a message"}}}
+    assert text_of({"direct_message_events": [message], "users": {}}) == "a message"
+    assert text_of({"direct_message_events": [{"type": "participants_join"}]}) is None
+    assert text_of({"source": {}, "target": {}}) is None
+
+
+def test_event_types_with_text_take_a_keyword() -> None:
+    with_text = ("news.new", "post.create", "post.mention.create", "dm.sent", "dm.received")
+    assert all(carries_text(event_type) for event_type in with_text)
+    without = ("post.delete", "like.create", "follow.follow", "dm.read", "profile.update.bio")
+    assert not any(carries_text(event_type) for event_type in without)

@@ -1,9 +1,10 @@
 """Activity-event (XAA) subscriptions: the rules, without HTTP.
 
-A subscription belongs to an app; it names one event type and a filter (a user, a keyword for news,
-optionally a direction for directional events) and optionally a webhook that receives the events as
-well as any open `/2/activity/stream` connection of the app. Feature setting in `settings.extra`:
-`activity_subscription_limit` (per app; self-serve default 1,500).
+A subscription belongs to an app; it names one event type and a filter (a user, a keyword for news
+and optionally for any other event with text, optionally a direction for directional events) and
+optionally a webhook that receives the events as well as any open `/2/activity/stream` connection of
+the app. Feature setting in `settings.extra`: `activity_subscription_limit` (per app; self-serve
+default 1,500).
 """
 
 from __future__ import annotations
@@ -118,6 +119,17 @@ OWN_USER_PREFIXES = ("mute.", "block.", "dm.", "chat.")
 # Posts of protected accounts are never delivered at all; profile updates and Spaces are public, and
 # DMs, chats, mutes and blocks are the caller's own (OWN_USER_PREFIXES).
 PROTECTED_ACTIVITY_PREFIXES = ("like.", "follow.")
+
+
+def carries_text(event_type: str) -> bool:
+    """Event types whose payload has text a `filter.keyword` can match: news stories, posts (every
+    `post.*` but the delete, which carries ids only) and direct messages."""
+    return (
+        event_type == "news.new"
+        or (event_type.startswith("post.") and event_type != "post.delete")
+        or event_type in ("dm.sent", "dm.received")
+    )
+
 
 CREATE_FIELDS = frozenset({"event_type", "filter", "tag", "webhook_id"})
 UPDATE_FIELDS = frozenset({"tag", "webhook_id"})
@@ -259,10 +271,9 @@ class ActivityService:
             if user_id is not None:
                 raise _invalid("$.filter.user_id: is not supported for news.new subscriptions")
         else:
-            if keyword is not None:
-                raise _invalid(
-                    f"$.filter.keyword: is only supported for news.new subscriptions, not {event_type}"
-                )
+            # The seed: "Subscriptions filter by user id, optionally keyword" (any event with text).
+            if keyword is not None and not carries_text(event_type):
+                raise _invalid(f"$.filter.keyword: is not supported for {event_type} subscriptions")
             if user_id is None:
                 raise _invalid(
                     f"$.filter.user_id: is missing but it is required for {event_type} subscriptions"

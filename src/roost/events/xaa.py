@@ -23,6 +23,8 @@ from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
 from roost.events.aaa import legacy_dm_attachment, legacy_dm_entities
 from roost.events.outgoing import Outgoing
+from roost.search.matcher import contains_seq
+from roost.search.view import query_tokens, tokenize
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.dms import DmStore
@@ -98,6 +100,23 @@ def accepts(subscription: Row, direction: str | None) -> bool:
     return wanted is None or wanted == direction
 
 
+def text_of(payload: dict[str, Any]) -> str | None:
+    """The text of an activity payload a keyword filter reads: a post's text, a DM's message text."""
+    text = payload.get("text")
+    if isinstance(text, str):
+        return text
+    for item in payload.get("direct_message_events") or ():
+        message = (item.get("message_create") or {}).get("message_data") or {}
+        if isinstance(message.get("text"), str):
+            return str(message["text"])
+    return None
+
+
+def keyword_matches(keyword: str, text: str | None) -> bool:
+    """The filtered stream's keyword rule: case-insensitive whole tokens, several tokens in a row."""
+    return text is not None and contains_seq(tokenize(text), query_tokens(keyword, False))
+
+
 def envelope(
     subscription: Row, event: Row, payload: dict[str, Any], includes: dict[str, Any] | None
 ) -> bytes:
@@ -170,7 +189,12 @@ class ActivityEvents:
         body, includes = await self._payload(kind, payload, event)
         if body is None:
             return []
-        return [(sub, envelope(sub, event, body, includes)) for sub, _ in chosen.values()]
+        text = text_of(body)
+        return [
+            (sub, envelope(sub, event, body, includes))
+            for sub, _ in chosen.values()
+            if sub["filter_keyword"] is None or keyword_matches(sub["filter_keyword"], text)
+        ]
 
     async def _seen_by_apps(
         self, kind: str, payload: dict[str, Any], chosen: dict[int, tuple[Row, int]]
