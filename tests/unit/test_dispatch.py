@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from roost.config import Settings
 from roost.events.aaa import v1_status, v1_time
-from roost.events.dispatch import retry_schedule, signature_header
+from roost.events.dispatch import delivery_timeout, retry_schedule, signature_header
 
 
 def test_signature_header_follows_the_brand() -> None:
@@ -18,6 +19,15 @@ def test_retry_schedule() -> None:
     assert retry_schedule({"delivery_retry_schedule": "1, 2"}) == [1, 2]
     assert retry_schedule({"delivery_retry_schedule": ""}) == []
     assert retry_schedule({"delivery_retry_schedule": "x"}) == default
+
+
+def test_delivery_timeout_follows_the_seed_unless_set() -> None:
+    # The seed's Limits table: 10 seconds for webhook deliveries and the CRC.
+    assert delivery_timeout(Settings(db_url="sqlite://")) == 10.0
+    assert delivery_timeout(Settings(db_url="sqlite://", extra={"delivery_timeout_seconds": "2.5"})) == 2.5
+    for bad in ("0", "-1", "x", "61", "nan"):
+        settings = Settings(db_url="sqlite://", extra={"delivery_timeout_seconds": bad})
+        assert delivery_timeout(settings) == 10.0
 
 
 def test_v1_status() -> None:

@@ -5,7 +5,7 @@ delivery row per (subscribed valid webhook, event) in the same transaction that 
 crash loses nothing: duplicates are allowed, loss is not), then POSTs the deliveries that are due.
 A delivery succeeds only on HTTP 200; otherwise it is retried after each delay of the feature setting
 `delivery_retry_schedule` (seconds, comma-separated; default "30,90,180") by the roost clock, then
-marked failed. A reply not received within DELIVERY_REPLY_LIMIT_S counts as a failure.
+marked failed. A reply not received within `delivery_timeout` counts as a failure.
 """
 
 from __future__ import annotations
@@ -41,8 +41,11 @@ MAX_IN_FLIGHT = 256
 MAX_IN_FLIGHT_PER_WEBHOOK = 64
 # The platform retries "up to 3 times over about 5 minutes": growing gaps, the last attempt at 300 s.
 DEFAULT_RETRY_SCHEDULE = "30,90,180"
-# The platform counts "no reply within ~3 s" as a failed delivery (the CRC deadline is separate).
-DELIVERY_REPLY_LIMIT_S = 3.0
+# The seed's Limits table: "webhook reply time | 10 seconds | webhook deliveries and CRC", for the
+# three products that deliver by webhook (activity events, account activity, filtered-stream webhooks).
+# Feature setting `delivery_timeout_seconds`, read at every attempt; the CRC has `crc_timeout_seconds`.
+DELIVERY_REPLY_LIMIT_S = 10.0
+MAX_DELIVERY_REPLY_LIMIT_S = 60.0
 EVENT_ID_HEADER = "x-roost-event-id"
 
 
@@ -70,6 +73,12 @@ def retry_schedule(extra: dict[str, str]) -> list[int]:
         return [int(part) for part in DEFAULT_RETRY_SCHEDULE.split(",")]
 
 
+def delivery_timeout(settings: Settings) -> float:
+    """The delivery reply deadline: `delivery_timeout_seconds` (positive, at most 60), else 10 s."""
+    value = settings.number("delivery_timeout_seconds", DELIVERY_REPLY_LIMIT_S, positive=True)
+    return value if value <= MAX_DELIVERY_REPLY_LIMIT_S else DELIVERY_REPLY_LIMIT_S
+
+
 class Dispatcher:
     def __init__(
         self,
@@ -77,7 +86,7 @@ class Dispatcher:
         store: DeliveryStore,
         webhooks: WebhookStore,
         apps: AppStore,
-        settings: Settings,  # read live: the retry schedule
+        settings: Settings,  # read live: the retry schedule, the reply deadline
         fanouts: Sequence[Fanout],  # account activity, activity events, filtered-stream webhooks
         crc_scheduler: CrcScheduler,
         replays: ReplayJobs,
@@ -108,7 +117,7 @@ class Dispatcher:
         connector = aiohttp.TCPConnector(limit=MAX_IN_FLIGHT, limit_per_host=MAX_IN_FLIGHT_PER_WEBHOOK)
         self._session = aiohttp.ClientSession(
             connector=connector,
-            timeout=aiohttp.ClientTimeout(total=DELIVERY_REPLY_LIMIT_S),
+            timeout=aiohttp.ClientTimeout(total=MAX_DELIVERY_REPLY_LIMIT_S),  # each post sets its own
             trust_env=False,
             auto_decompress=False,
         )
@@ -285,7 +294,11 @@ class Dispatcher:
             status: int | None
             try:
                 async with self._session.post(
-                    target.url, data=raw, headers=headers, allow_redirects=False
+                    target.url,
+                    data=raw,
+                    headers=headers,
+                    allow_redirects=False,
+                    timeout=aiohttp.ClientTimeout(total=delivery_timeout(self._settings)),
                 ) as response:
                     status = response.status
                     await response.read()
