@@ -117,15 +117,18 @@ async def _post_create(event: _Event) -> list[Outgoing]:
     if post["in_reply_to_user_id"] is not None:
         concerned.append(int(post["in_reply_to_user_id"]))
     referenced = [int(p) for p in (post["quoted_post_id"], post["reposted_post_id"]) if p is not None]
+    shown = [author_id]
     for ref in referenced:
         ref_row = (await event.posts([ref])).get(ref)
         if ref_row is not None:
             concerned.append(int(ref_row["author_id"]))
+            shown.append(int(ref_row["author_id"]))
     subscribed: dict[int, list[int]] = {}
     for user_id in dict.fromkeys(concerned):
         webhooks = await event.targets(user_id)
         if webhooks:
             subscribed[user_id] = webhooks
+    subscribed = await _who_may_see(event, subscribed, shown)
     if not subscribed:
         return []
     status = await event.status(post)
@@ -139,6 +142,26 @@ async def _post_create(event: _Event) -> list[Outgoing]:
         envelope["tweet_create_events"] = [status]
         out += _outgoing(user_id, webhooks, envelope)
     return out
+
+
+async def _who_may_see(
+    event: _Event, subscribed: dict[int, list[int]], authors: list[int]
+) -> dict[int, list[int]]:
+    """The recipients who may see every protected author the status shows (the post's, a quoted or
+    reposted post's): a mention or reply from a protected account reaches its followers only."""
+    if not subscribed:
+        return subscribed
+    protected = await event.activity.users.protected_ids()
+    hidden = [author for author in dict.fromkeys(authors) if author in protected]
+    if not hidden:
+        return subscribed
+    kept: dict[int, list[int]] = {}
+    for user_id, webhooks in subscribed.items():
+        others = [author for author in hidden if author != user_id]
+        relations = await event.activity.users.relations(user_id, others) if others else set()
+        if all((user_id, author) in relations for author in others):
+            kept[user_id] = webhooks
+    return kept
 
 
 async def _post_delete(event: _Event) -> list[Outgoing]:

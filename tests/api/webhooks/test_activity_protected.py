@@ -1,6 +1,7 @@
 """A protected user's likes and follows reach only apps that may see the user: subscriptions are
 refused to anyone but the user and their followers, and each event is checked again when it is fanned
-out (a follower who unfollows stops receiving them)."""
+out (a follower who unfollows stops receiving them). Account activity keeps a protected account's
+posts from users who do not follow it, too."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from tests.api.helpers import PROBLEMS, User, bearer, new_user
-from tests.api.webhooks.helpers import delivery_rows, wait_for
+from tests.api.helpers import PROBLEMS, User, bearer, create_ok, new_user
+from tests.api.webhooks.helpers import delivery_rows, make_hook, subscribe, wait_for
 from tests.support.client import Api
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
@@ -129,3 +130,18 @@ def test_events_are_checked_again_when_fanned_out(api: Api) -> None:
                 headers={"Authorization": f"Bearer {app['bearer_token']}"},
                 timeout=30,
             )
+
+
+def test_account_activity_keeps_protected_posts_from_non_followers(api: Api, receiver: Receiver) -> None:
+    """A protected account mentions a follower and a stranger: only the follower's envelope is made."""
+    protected, follower, stranger = new_user(api, protected=True), new_user(api), new_user(api)
+    follow(api, follower, protected)
+    hook = make_hook(api, receiver)
+    for user in (stranger, follower):
+        subscribe(api, hook["id"], user)
+    create_ok(api, protected, {"text": f"hello @{stranger['username']} and @{follower['username']}"})
+    rows = wait_for(lambda: delivery_rows(api, hook["id"]))
+    # Both envelopes of the one event are stored together, so one row means the other is not coming.
+    assert [row["for_user_id"] for row in rows] == [follower["id"]]
+    got = wait_for(lambda: receiver.received(urlsplit(hook["url"]).path))
+    assert [json.loads(post["raw"])["for_user_id"] for post in got] == [follower["id"]]
