@@ -34,6 +34,7 @@ from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
+from roost.domain.bookmarks import Bookmarks
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
@@ -74,6 +75,7 @@ from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.ads import AdsStore
 from roost.storage.apps import AppStore
+from roost.storage.bookmarks import BookmarkStore
 from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
@@ -151,6 +153,8 @@ class Domain:
     streams: StreamHub  # every stream operation; ends the open streams when the server stops
     connections: ConnectionAdmin  # /2/connections
     deliveries: DeliveryRecords  # /_roost/deliveries
+    # Issue 14, bookmarks, users search and affiliates, DM extras:
+    bookmarks: Bookmarks
 
 
 @dataclass(slots=True)
@@ -271,6 +275,8 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         streams=events.streams,
         connections=events.connections,
         deliveries=events.deliveries,
+        # Issue 14, bookmarks, users search and affiliates, DM extras:
+        bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from roost.platform import (
     activity,
+    bookmarks,
     connections,
     dms,
     like_streams,
@@ -35,4 +36,5 @@ def all_operations() -> list[Operation]:
         *connections.OPERATIONS,
         *stream_webhooks.OPERATIONS,
         *search.OPERATIONS,
+        *bookmarks.OPERATIONS,
     ]
