@@ -36,6 +36,7 @@ from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
 from roost.domain.bookmarks import Bookmarks
 from roost.domain.dm_events import DmEvents
+from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
@@ -155,6 +156,7 @@ class Domain:
     deliveries: DeliveryRecords  # /_roost/deliveries
     # Issue 14, bookmarks, users search and affiliates, DM extras:
     bookmarks: Bookmarks
+    dm_extras: DmExtras
 
 
 @dataclass(slots=True)
@@ -277,6 +279,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         deliveries=events.deliveries,
         # Issue 14, bookmarks, users search and affiliates, DM extras:
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
+        dm_extras=DmExtras(db, clock, users, stores.dms),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -6,6 +6,7 @@ from roost.platform import (
     activity,
     bookmarks,
     connections,
+    dm_extras,
     dms,
     like_streams,
     media,
@@ -37,4 +38,5 @@ def all_operations() -> list[Operation]:
         *stream_webhooks.OPERATIONS,
         *search.OPERATIONS,
         *bookmarks.OPERATIONS,
+        *dm_extras.OPERATIONS,
     ]
