@@ -58,6 +58,7 @@ from roost.domain.stream_ruleset import RuleSet
 from roost.domain.timelines import Timelines
 from roost.domain.transfer import Transfer
 from roost.domain.usage import Usage
+from roost.domain.user_search import UserSearch
 from roost.domain.webhooks import WebhookService
 from roost.events.aaa import AccountActivity
 from roost.events.connection_admin import ConnectionAdmin
@@ -88,6 +89,7 @@ from roost.storage.social import SocialStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
 from roost.storage.streams import StreamStore
+from roost.storage.user_search import UserSearchStore
 from roost.storage.users import UserStore
 from roost.storage.webhooks import WebhookStore
 
@@ -157,6 +159,7 @@ class Domain:
     # Issue 14, bookmarks, users search and affiliates, DM extras:
     bookmarks: Bookmarks
     dm_extras: DmExtras
+    user_search: UserSearch
 
 
 @dataclass(slots=True)
@@ -280,6 +283,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         # Issue 14, bookmarks, users search and affiliates, DM extras:
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
         dm_extras=DmExtras(db, clock, users, stores.dms),
+        user_search=UserSearch(UserSearchStore(db), users),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -16,6 +16,7 @@ from roost.platform import (
     stream_webhooks,
     streams,
     tweets,
+    user_search,
     users,
     webhooks,
 )
@@ -39,4 +40,5 @@ def all_operations() -> list[Operation]:
         *search.OPERATIONS,
         *bookmarks.OPERATIONS,
         *dm_extras.OPERATIONS,
+        *user_search.OPERATIONS,
     ]
