@@ -270,3 +270,20 @@ def test_folder_create_rules(api: Api, make_user: Any) -> None:
     )
     assert response.status_code == 403
     assert response.json() == NOT_PERMITTED
+
+
+def test_the_demo_has_bookmarks_and_a_folder(api: Api, credentials: dict[str, Any]) -> None:
+    me = credentials["user_id"]
+    headers = api.oauth2()
+    body = api.get(f"/2/users/{me}/bookmarks", auth="none", headers=headers).json()
+    assert body["meta"]["result_count"] == 6
+    # The seed's bookmarks are counted on their posts.
+    metrics = lookup(api, body["data"][0]["id"], **{"tweet.fields": "public_metrics"})["data"][
+        "public_metrics"
+    ]
+    assert metrics["bookmark_count"] >= 1
+    folders = api.get(f"/2/users/{me}/bookmarks/folders", auth="none", headers=headers).json()
+    [folder] = [item for item in folders["data"] if item["name"] == "Read later"]
+    filed = api.get(f"/2/users/{me}/bookmarks/folders/{folder['id']}", auth="none", headers=headers).json()
+    assert filed["meta"]["result_count"] == 2
+    assert {item["id"] for item in filed["data"]} <= {item["id"] for item in body["data"]}

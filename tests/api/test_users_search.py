@@ -163,3 +163,11 @@ def test_affiliates_edge_cases(api: Api, make_user: Any) -> None:
     assert api.get(f"/2/users/{loner['id']}/affiliates", params={"max_results": "1001"}).status_code == 400
     response = api.get(f"/2/users/{loner['id']}/affiliates", auth="none", headers=bearer(loner))
     assert response.status_code == 200
+
+
+def test_the_demo_has_an_organisation_with_affiliates(api: Api) -> None:
+    org = api.get("/2/users/by/username/roost_labs").json()["data"]
+    body = api.get(f"/2/users/{org['id']}/affiliates").json()
+    assert [user["username"] for user in body["data"]] == ["ada_labs", "grace_labs", "linus_labs"]
+    found = api.get("/2/users/search", auth="oauth2", params={"query": "roost labs"}).json()
+    assert found["data"][0]["username"] == "roost_labs"

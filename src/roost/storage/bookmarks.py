@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, delete, select, update
 
 from roost.storage.db import Database, Executor, Row
-from roost.storage.schema import posts
+from roost.storage.schema import posts, users
 from roost.storage.schema_social import bookmark_folders, bookmarks
 from roost.storage.statements import insert_all
 
@@ -46,6 +46,14 @@ def _bookmarked_posts(in_folder: bool) -> Any:
 
 
 _posts_page = {in_folder: _bookmarked_posts(in_folder) for in_folder in (False, True)}
+# The newest live posts of public accounts (what the demo seed bookmarks).
+_public_posts = (
+    select(posts.c.id)
+    .join(users, users.c.id == posts.c.author_id)
+    .where(posts.c.deleted_at.is_(None), users.c.protected == 0, posts.c.author_id != bindparam("not_by"))
+    .order_by(posts.c.id.desc())
+    .limit(bindparam("limit"))
+)
 _all_bookmarks = select(bookmarks).order_by(bookmarks.c.user_id, bookmarks.c.created_at)
 _all_folders = select(bookmark_folders).order_by(bookmark_folders.c.user_id, bookmark_folders.c.id)
 
@@ -76,6 +84,10 @@ async def insert_folder(tx: Executor, row: dict[str, Any]) -> None:
 
 async def get_folder_tx(tx: Executor, user_id: int, folder_id: int) -> Row | None:
     return await tx.fetch_one(_folder, {"user_id": user_id, "id": folder_id})
+
+
+async def public_post_ids_tx(tx: Executor, not_by: int, limit: int) -> list[int]:
+    return [int(row["id"]) for row in await tx.fetch_all(_public_posts, {"not_by": not_by, "limit": limit})]
 
 
 # ---- reads --------------------------------------------------------------------------------------
