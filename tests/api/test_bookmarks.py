@@ -5,7 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from tests.api.helpers import User, bearer, create_ok, delete_as, invalid_request, lookup, not_found_item
+from tests.api.helpers import (
+    User,
+    bearer,
+    create_ok,
+    delete_as,
+    import_objects,
+    invalid_request,
+    lookup,
+    next_import_id,
+    not_found_item,
+)
 from tests.api.test_dms import oauth2_token
 from tests.support.client import Api
 
@@ -287,3 +297,38 @@ def test_the_demo_has_bookmarks_and_a_folder(api: Api, credentials: dict[str, An
     filed = api.get(f"/2/users/{me}/bookmarks/folders/{folder['id']}", auth="none", headers=headers).json()
     assert filed["meta"]["result_count"] == 2
     assert {item["id"] for item in filed["data"]} <= {item["id"] for item in body["data"]}
+
+
+def test_import_and_export_carry_bookmarks_and_folders(api: Api, make_user: Any) -> None:
+    author, reader = make_user(), make_user()
+    post = create_ok(api, author)
+    folder_id = next_import_id()
+    payload = {
+        "bookmark_folders": [{"id": folder_id, "user_id": reader["id"], "name": "Imported"}],
+        "bookmarks": [
+            {"user_id": reader["id"], "tweet_id": post["id"], "folder_id": folder_id},
+        ],
+    }
+    assert import_objects(api, payload) == {
+        "users": 0,
+        "tweets": 0,
+        "media": 0,
+        "bookmark_folders": 1,
+        "bookmarks": 1,
+    }
+    assert import_objects(api, payload)["bookmarks"] == 0  # already there
+    assert [item["id"] for item in get(api, reader, f"/2/users/{reader['id']}/bookmarks")["data"]] == [
+        post["id"]
+    ]
+    filed = get(api, reader, f"/2/users/{reader['id']}/bookmarks/folders/{folder_id}")
+    assert filed["data"] == [{"id": post["id"]}]
+    # The count travels with the post in an export, so an imported bookmark adds nothing to it.
+    assert bookmark_count(api, post["id"]) == 0
+
+    exported = api.http.get("/_roost/export").json()
+    assert {"id": folder_id, "user_id": reader["id"], "name": "Imported"}.items() <= next(
+        folder for folder in exported["bookmark_folders"] if folder["id"] == folder_id
+    ).items()
+    [mark] = [item for item in exported["bookmarks"] if item["user_id"] == reader["id"]]
+    assert (mark["tweet_id"], mark["folder_id"]) == (post["id"], folder_id)
+    assert mark["created_at"].endswith("Z")

@@ -86,6 +86,16 @@ async def get_folder_tx(tx: Executor, user_id: int, folder_id: int) -> Row | Non
     return await tx.fetch_one(_folder, {"user_id": user_id, "id": folder_id})
 
 
+async def all_folders(db: Executor | Database) -> list[Row]:
+    """Every bookmark folder (the export)."""
+    return await db.fetch_all(_all_folders)
+
+
+async def all_bookmarks(db: Executor | Database) -> list[Row]:
+    """Every bookmark (the export)."""
+    return await db.fetch_all(_all_bookmarks)
+
+
 async def public_post_ids_tx(tx: Executor, not_by: int, limit: int) -> list[int]:
     return [int(row["id"]) for row in await tx.fetch_all(_public_posts, {"not_by": not_by, "limit": limit})]
 
@@ -109,10 +119,3 @@ class BookmarkStore:
 
     async def folders(self, user_id: int, limit: int, offset: int) -> list[Row]:
         return await self._db.fetch_all(_folders_page, {"user_id": user_id, "limit": limit, "offset": offset})
-
-    async def all_bookmarks(self) -> list[Row]:
-        """Every bookmark (the export)."""
-        return await self._db.fetch_all(_all_bookmarks)
-
-    async def all_folders(self) -> list[Row]:
-        return await self._db.fetch_all(_all_folders)
