@@ -27,6 +27,9 @@ _METHOD_ORDER = {
     m: i for i, m in enumerate(("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"))
 }
 _HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# Official operations served outside the v2 operation table: app.py sends their paths to its pages
+# (getOpenApiSpec: roost's OpenAPI document, generated from the operation table).
+PAGE_OPERATIONS = (("GET", "/2/openapi.json"),)
 
 # (METHOD, path template, tag, operationId)
 OfficialOperation = tuple[str, str, str, str]
@@ -83,7 +86,10 @@ def load_implemented() -> set[tuple[str, str]]:
             f"cannot import roost.platform.registry.all_operations ({exc}); run this script with the "
             "project's virtualenv (pip install -e .) once the operation registry exists"
         ) from exc
-    return {(str(op.method).upper(), str(op.path)) for op in all_operations()}
+    from roost.app import PAGES, route
+
+    pages = {(method, path) for method, path in PAGE_OPERATIONS if route(path) == PAGES}
+    return {(str(op.method).upper(), str(op.path)) for op in all_operations()} | pages
 
 
 def _percent(done: int, total: int) -> str:

@@ -34,7 +34,9 @@ from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
+from roost.domain.bookmarks import Bookmarks
 from roost.domain.dm_events import DmEvents
+from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
@@ -56,6 +58,7 @@ from roost.domain.stream_ruleset import RuleSet
 from roost.domain.timelines import Timelines
 from roost.domain.transfer import Transfer
 from roost.domain.usage import Usage
+from roost.domain.user_search import UserSearch
 from roost.domain.webhooks import WebhookService
 from roost.events.aaa import AccountActivity
 from roost.events.connection_admin import ConnectionAdmin
@@ -74,6 +77,7 @@ from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.ads import AdsStore
 from roost.storage.apps import AppStore
+from roost.storage.bookmarks import BookmarkStore
 from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
@@ -85,6 +89,7 @@ from roost.storage.social import SocialStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
 from roost.storage.streams import StreamStore
+from roost.storage.user_search import UserSearchStore
 from roost.storage.users import UserStore
 from roost.storage.webhooks import WebhookStore
 
@@ -151,6 +156,10 @@ class Domain:
     streams: StreamHub  # every stream operation; ends the open streams when the server stops
     connections: ConnectionAdmin  # /2/connections
     deliveries: DeliveryRecords  # /_roost/deliveries
+    # Issue 14, bookmarks, users search and affiliates, DM extras:
+    bookmarks: Bookmarks
+    dm_extras: DmExtras
+    user_search: UserSearch
 
 
 @dataclass(slots=True)
@@ -271,6 +280,10 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         streams=events.streams,
         connections=events.connections,
         deliveries=events.deliveries,
+        # Issue 14, bookmarks, users search and affiliates, DM extras:
+        bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
+        dm_extras=DmExtras(db, clock, users, stores.dms),
+        user_search=UserSearch(UserSearchStore(db), users),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -99,6 +99,8 @@ def test_export_then_import_into_an_empty_server_keeps_ids_and_fields(private: A
         "users": 0,
         "tweets": 0,
         "media": 0,
+        "bookmark_folders": 0,
+        "bookmarks": 0,
     }
 
 

@@ -20,6 +20,11 @@ NOT_IN_2167 = {
     ("POST", "/2/account_activity/replay/webhooks/{webhook_id}/subscriptions/all"),
     ("GET", "/2/powerstream/rules"),
 }
+# Credentials roost accepts beyond the document's, each for a reason given in docs/decisions.md: DM
+# media download also takes OAuth 1.0a user context, which the platform's DM media description asks for.
+EXTRA_CREDENTIALS = {
+    ("GET", "/2/dm_conversations/media/{dm_id}/{media_id}/{resource_id}"): {OAUTH1},
+}
 
 
 def _deref(document: dict, node: Any) -> Any:
@@ -67,7 +72,7 @@ def test_credentials_match_the_official_document(
             kinds.add(SCHEMES[scheme])
             if scheme == "OAuth2UserToken":
                 scopes.update(needed)
-    assert set(op.auth) == kinds
+    assert set(op.auth) == kinds | EXTRA_CREDENTIALS.get((op.method, op.path), set())
     assert set(op.scopes) == scopes
 
 

@@ -554,3 +554,13 @@ def test_coverage_load_official_reads_the_real_document(coverage_script: ModuleT
     official = coverage_script.load_official(path)
     assert ("GET", "/2/tweets/{id}", "Posts", "getPostsById") in official
     assert len(official) == len(Oracle.load("2.167").operations())
+
+
+def test_coverage_counts_the_openapi_document_served_as_a_page(coverage_script: ModuleType) -> None:
+    # getOpenApiSpec is answered by app.py's pages, not the v2 operation table.
+    implemented = coverage_script.load_implemented()
+    assert ("GET", "/2/openapi.json") in implemented
+    text = coverage_script.render_coverage(
+        [("GET", "/2/openapi.json", "General", "getOpenApiSpec")], implemented
+    )
+    assert "| GET | `/2/openapi.json` | getOpenApiSpec | yes |" in text

@@ -18,9 +18,11 @@ from roost.domain.accounts import AccountService
 from roost.domain.maintenance import DEMO_APP_SETTING, DEMO_USER_SETTING, Maintenance
 from roost.domain.posts import PostService
 from roost.storage import apps as app_rows
+from roost.storage import bookmarks as bookmark_rows
+from roost.storage import dm_extras as dm_block_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
-from roost.storage.posts import bump_user
+from roost.storage.posts import bump_post, bump_user
 from roost.storage.users import UserStore
 
 DEMO_USERNAME = "roost_dev"
@@ -231,8 +233,58 @@ class DemoSeed:
             self._db, past_clock, SnowflakeGenerator(past_clock, worker=3), self._seed, check_visibility=False
         )
         await _posts(posting, past_clock, people, media_ids, rng, posts, now)
+        await self._social_extras(owner, people, now)
         await self._maintenance.observe_ids()
         return {"app": app, "user": owner}
+
+    async def _social_extras(self, owner: dict, people: list[dict], now: int) -> None:
+        """Issue 14's objects, made after everything above so no earlier id or object changes: the
+        owner's bookmarks (some in a folder), a DM block, and an organisation with affiliated staff."""
+        rng = random.Random(self._seed + 14)
+        clock = Clock(frozen_ms=ACCOUNTS_EPOCH_MS)
+        ids = SnowflakeGenerator(clock, worker=4)
+        accounts = self._accounts.with_sources(clock, ids, TokenSource(self._seed + 14))
+        async with self._db.transaction() as tx:
+            folder_id = ids.next_id()
+            await bookmark_rows.insert_folder(
+                tx, {"id": folder_id, "user_id": owner["id"], "name": "Read later", "created_at": now}
+            )
+            candidates = await bookmark_rows.public_post_ids_tx(tx, owner["id"], 60)
+            for index, post_id in enumerate(sorted(rng.sample(candidates, 6))):
+                row = {
+                    "user_id": owner["id"],
+                    "post_id": post_id,
+                    "folder_id": folder_id if index % 3 == 0 else None,
+                    "created_at": now - (6 - index) * 3_600_000,
+                }
+                await bookmark_rows.insert_bookmark(tx, row)
+                await bump_post(tx, post_id, "bookmark_count", 1)
+            blocked = rng.choice(people[1:])
+            await dm_block_rows.insert_dm_block(tx, owner["id"], blocked["id"], now)
+            org = await accounts.create_user_in(
+                tx,
+                username="roost_labs",
+                name="Roost Labs",
+                description="The team behind roost.",
+                url="https://example.com/labs",
+                verified=True,
+                verified_type="business",
+            )
+            badge = {
+                "badge_url": f"https://pbs.twimg.com/profile_images/{org['id']}/badge_normal.jpg",
+                "description": "Roost Labs",
+                "url": "https://example.com/labs",
+                "user_id": [str(org["id"])],
+            }
+            for first in ("Ada", "Grace", "Linus"):
+                last = rng.choice(LAST)
+                await accounts.create_user_in(
+                    tx,
+                    username=f"{first.lower()}_labs",
+                    name=f"{first} {last}",
+                    description=f"{rng.choice(PHRASES)} at Roost Labs.",
+                    affiliation=badge,
+                )
 
     async def _follow_counts(self, people: list[dict]) -> None:
         ids = [p["id"] for p in people]

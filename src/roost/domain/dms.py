@@ -12,7 +12,9 @@ from typing import Any
 from roost.core import errors, jsonio
 from roost.core.clock import Clock
 from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator
+from roost.domain.dm_extras import DM_REFUSED
 from roost.domain.text import extract_entities
+from roost.storage import dm_extras as dm_block_rows
 from roost.storage import dms as dm_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
@@ -145,6 +147,8 @@ class DmService:
         async with self._db.transaction() as tx:
             if await user_rows.get_user_tx(tx, participant_id) is None:
                 raise _user_not_found("participant_id", participant_id)
+            if await dm_block_rows.dm_blocked(tx, participant_id, sender_id):
+                raise errors.forbidden(DM_REFUSED)  # the participant refuses this sender's messages
             conversation_id = one_to_one_id(sender_id, participant_id)
             if await dm_rows.get_conversation_tx(tx, conversation_id) is None:
                 await self._new_conversation(tx, conversation_id, "one_to_one", [sender_id, participant_id])

@@ -18,6 +18,7 @@ from roost.domain import objects, user_objects
 from roost.domain.accounts import valid_username
 from roost.domain.maintenance import Maintenance
 from roost.domain.text import user_entities
+from roost.domain.transfer_bookmarks import export_bookmarks, import_bookmarks
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database
@@ -242,6 +243,8 @@ class Transfer:
                     )
                     await post_rows.insert_post(tx, row, mentioned)
                     counts["tweets"] += 1
+            # Issue 14: bookmarks and their folders, counted when the payload carries them.
+            counts.update(await import_bookmarks(tx, payload, self._clock.now_ms()))
         await self._maintenance.observe_ids()
         self._users.forget_protected()
         return counts
@@ -260,4 +263,6 @@ class Transfer:
                 if row["deleted_at"] is None
             ],
             "media": [objects.render_media(row, objects.MEDIA_FIELDS, context) for row in media],
+            # Issue 14: bookmarks and their folders.
+            **await export_bookmarks(self._db),
         }

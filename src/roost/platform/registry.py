@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from roost.platform import (
     activity,
+    bookmarks,
     connections,
+    dm_extras,
     dms,
     like_streams,
     media,
@@ -14,6 +16,7 @@ from roost.platform import (
     stream_webhooks,
     streams,
     tweets,
+    user_search,
     users,
     webhooks,
 )
@@ -35,4 +38,7 @@ def all_operations() -> list[Operation]:
         *connections.OPERATIONS,
         *stream_webhooks.OPERATIONS,
         *search.OPERATIONS,
+        *bookmarks.OPERATIONS,
+        *dm_extras.OPERATIONS,
+        *user_search.OPERATIONS,
     ]
