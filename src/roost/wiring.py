@@ -38,6 +38,8 @@ from roost.domain.dm_events import DmEvents
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
+from roost.domain.list_objects import LIST_EXPANSIONS, LIST_KINDS  # lists (issue 14)
+from roost.domain.lists import ListService  # lists (issue 14)
 from roost.domain.lookup import Lookup
 from roost.domain.maintenance import Maintenance
 from roost.domain.oauth1_flow import OAuth1Flow
@@ -78,6 +80,7 @@ from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
+from roost.storage.lists import ListStore  # lists (issue 14)
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.search import SearchStore
@@ -151,6 +154,7 @@ class Domain:
     streams: StreamHub  # every stream operation; ends the open streams when the server stops
     connections: ConnectionAdmin  # /2/connections
     deliveries: DeliveryRecords  # /_roost/deliveries
+    lists: ListService  # lists, their members, followers and pins (issue 14)
 
 
 @dataclass(slots=True)
@@ -169,7 +173,10 @@ class Server:
 
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
-    return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
+    return FieldsEngine(
+        (*KINDS, *DM_KINDS, *LIKE_KINDS, *LIST_KINDS),
+        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **LIST_EXPANSIONS},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +278,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         streams=events.streams,
         connections=events.connections,
         deliveries=events.deliveries,
+        lists=ListService(db, clock, ids, ListStore(db), users, lookup),  # lists (issue 14)
     )
     demo = DemoSeed(
         enabled=settings.demo,

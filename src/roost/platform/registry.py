@@ -7,6 +7,7 @@ from roost.platform import (
     connections,
     dms,
     like_streams,
+    lists,
     media,
     search,
     social,
@@ -35,4 +36,5 @@ def all_operations() -> list[Operation]:
         *connections.OPERATIONS,
         *stream_webhooks.OPERATIONS,
         *search.OPERATIONS,
+        *lists.OPERATIONS,
     ]
