@@ -554,3 +554,38 @@ def test_list_fields_are_validated(api: Api, make_user: Any) -> None:
         "The `list.fields` query parameter value [colour] is not one of "
         "[created_at,description,follower_count,id,member_count,name,owner_id,private]"
     )
+
+
+# ---- the demo data --------------------------------------------------------------------------------
+
+
+def test_the_demo_has_lists_for_every_list_read(api: Api) -> None:
+    me = api.get("/2/users/me", auth="oauth2").json()["data"]["id"]
+
+    def demo_read(path: str, **params: str) -> dict[str, Any]:
+        response = api.get(path, auth="oauth2", params=params)
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        assert body.get("data"), path
+        return body
+
+    owned = demo_read(f"/2/users/{me}/owned_lists", **{"list.fields": "private,member_count,follower_count"})
+    names = {item["name"]: item for item in owned["data"]}
+    assert names["Storage nerds"]["private"] is False
+    assert names["Storage nerds"]["member_count"] == 8
+    assert names["Storage nerds"]["follower_count"] == 4
+    assert names["Close friends"]["private"] is True
+    pinned = demo_read(f"/2/users/{me}/pinned_lists")
+    assert [item["name"] for item in pinned["data"]] == ["Storage nerds"]
+    followed = demo_read(f"/2/users/{me}/followed_lists")
+    assert [item["name"] for item in followed["data"]] == ["Webhook watchers"]
+    memberships = demo_read(f"/2/users/{me}/list_memberships")
+    assert [item["name"] for item in memberships["data"]] == ["Webhook watchers"]
+
+    storage = names["Storage nerds"]["id"]
+    demo_read(f"/2/lists/{storage}")
+    demo_read(f"/2/lists/{storage}/members")
+    demo_read(f"/2/lists/{storage}/followers")
+    demo_read(f"/2/lists/{storage}/tweets")
+    # The private list is the demo user's alone.
+    assert "data" not in api.get(f"/2/lists/{names['Close friends']['id']}").json()
