@@ -58,6 +58,14 @@ def add_member(api: Api, owner: User, list_id: str, member: User) -> httpx.Respo
     return call(api, owner, "POST", f"/2/lists/{list_id}/members", {"user_id": member["id"]})
 
 
+def make_list(api: Api, owner: User, members: list[User], private: bool = False) -> str:
+    """A list of `owner`'s with these members (for the search and stream tests of `list:`)."""
+    list_id = create_list(api, owner, "Members", private=private)
+    for member in members:
+        assert add_member(api, owner, list_id, member).status_code == 200
+    return list_id
+
+
 def list_view(api: Api, viewer: User | None, list_id: str) -> dict[str, Any]:
     fields = "created_at,description,follower_count,member_count,owner_id,private"
     return read(api, viewer, f"/2/lists/{list_id}", **{"list.fields": fields})
