@@ -11,7 +11,10 @@ from tests.api.helpers import (
     User,
     bearer,
     create_ok,
+    import_objects,
+    import_user,
     invalid_request,
+    next_import_id,
     not_found_item,
     user_view,
 )
@@ -597,3 +600,78 @@ def test_the_demo_has_lists_for_every_list_read(api: Api) -> None:
     demo_read(f"/2/lists/{storage}/tweets")
     # The private list is the demo user's alone.
     assert "data" not in api.get(f"/2/lists/{names['Close friends']['id']}").json()
+
+
+# ---- import, export and the caps ------------------------------------------------------------------
+
+
+def test_import_and_export_carry_lists_members_followers_and_pins(api: Api) -> None:
+    owner, member, fan = import_user(api), import_user(api), import_user(api)
+    list_id = next_import_id()
+    payload = {
+        "lists": [
+            {
+                "id": list_id,
+                "name": "Imported",
+                "description": "from elsewhere",
+                "owner_id": owner["id"],
+                "private": False,
+                "created_at": "2024-05-01T10:00:00.000Z",
+            }
+        ],
+        "list_members": [{"list_id": list_id, "user_id": member["id"]}],
+        "list_followers": [{"list_id": list_id, "user_id": fan["id"]}],
+        "pinned_lists": [{"list_id": list_id, "user_id": fan["id"]}, {"list_id": "1", "user_id": fan["id"]}],
+    }
+    assert import_objects(api, payload) == {
+        "users": 0,
+        "tweets": 0,
+        "media": 0,
+        "lists": 1,
+        "list_members": 1,
+        "list_followers": 1,
+        "pinned_lists": 1,  # the pin of a list that does not exist is skipped
+    }
+    data = list_view(api, None, list_id)["data"]
+    assert data == {
+        "id": list_id,
+        "name": "Imported",
+        "description": "from elsewhere",
+        "owner_id": owner["id"],
+        "private": False,
+        "created_at": "2024-05-01T10:00:00.000Z",
+        "member_count": 1,  # counted from the imported edges
+        "follower_count": 1,
+    }
+    assert ids(read(api, None, f"/2/lists/{list_id}/members")) == [member["id"]]
+    assert ids(read(api, None, f"/2/users/{fan['id']}/followed_lists")) == [list_id]
+
+    exported = api.http.get("/_roost/export").json()
+    assert data in exported["lists"]
+    assert {"list_id": list_id, "user_id": member["id"]}.items() <= next(
+        edge for edge in exported["list_members"] if edge["list_id"] == list_id
+    ).items()
+    assert any(pin == {**pin, "list_id": list_id, "user_id": fan["id"]} for pin in exported["pinned_lists"])
+    again = import_objects(api, {section: exported[section] for section in ("lists", "list_members")})
+    assert again == {"lists": 0, "list_members": 0, "users": 0, "tweets": 0, "media": 0}
+
+
+def test_the_caps_on_lists_per_owner_and_members_per_list(api: Api, make_user: Any) -> None:
+    owner, member = make_user(), make_user()
+    full = next_import_id()
+    lists = [{"id": full, "name": "Full", "owner_id": owner["id"], "member_count": 5000}]
+    lists += [{"id": next_import_id(), "name": f"L{n}", "owner_id": owner["id"]} for n in range(999)]
+    assert import_objects(api, {"lists": lists})["lists"] == 1000
+
+    over = api.post("/2/lists", auth="none", headers=bearer(owner), json={"name": "One more"}, conform=False)
+    assert over.status_code == 403
+    assert over.json() == {
+        "detail": "You cannot own more than 1000 Lists.",
+        "type": "about:blank",
+        "title": "Forbidden",
+        "status": 403,
+    }
+    response = add_member(api, owner, full, member)
+    assert response.status_code == 403
+    assert response.json()["detail"] == "A List cannot have more than 5000 members."
+    assert listed_count(api, member) == 0

@@ -265,3 +265,18 @@ class ListStore:
 
     async def public_lists_of(self, user_id: int) -> list[int]:
         return [int(row["list_id"]) for row in await self._db.fetch_all(_public_lists_of, {"user": user_id})]
+
+
+# ---- export -------------------------------------------------------------------------------------
+
+_all = {
+    "lists": select(lists).order_by(lists.c.id),
+    "list_members": select(list_members).order_by(list_members.c.list_id, list_members.c.created_at),
+    "list_followers": select(list_followers).order_by(list_followers.c.list_id, list_followers.c.created_at),
+    "pinned_lists": select(pinned_lists).order_by(pinned_lists.c.user_id, pinned_lists.c.created_at),
+}
+
+
+async def all_rows(db: Database, table: str) -> list[Row]:
+    """Every row of one of the list tables (lists, list_members, list_followers, pinned_lists)."""
+    return await db.fetch_all(_all[table])
