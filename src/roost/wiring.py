@@ -278,7 +278,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         streams=events.streams,
         connections=events.connections,
         deliveries=events.deliveries,
-        lists=ListService(db, clock, ids, ListStore(db), users, lookup),  # lists (issue 14)
+        lists=ListService(db, clock, ids, ListStore(db), users, posts, lookup),  # lists (issue 14)
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -675,3 +675,22 @@ def test_the_caps_on_lists_per_owner_and_members_per_list(api: Api, make_user: A
     assert response.status_code == 403
     assert response.json()["detail"] == "A List cannot have more than 5000 members."
     assert listed_count(api, member) == 0
+
+
+def test_list_tweets_reach_back_800_posts(api: Api, make_user: Any) -> None:
+    owner = make_user()
+    author = import_user(api)
+    posts = [{"id": next_import_id(), "text": f"old post {n}", "author_id": author["id"]} for n in range(805)]
+    assert import_objects(api, {"tweets": posts})["tweets"] == 805
+    list_id = create_list(api, owner)
+    response = call(api, owner, "POST", f"/2/lists/{list_id}/members", {"user_id": author["id"]})
+    assert response.status_code == 200
+    seen: list[str] = []
+    page = read(api, None, f"/2/lists/{list_id}/tweets")
+    while True:
+        seen += ids(page)
+        token = page["meta"].get("next_token")
+        if token is None:
+            break
+        page = read(api, None, f"/2/lists/{list_id}/tweets", pagination_token=token)
+    assert seen == [post["id"] for post in reversed(posts)][:800]

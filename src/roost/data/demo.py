@@ -337,9 +337,9 @@ async def _lists(db: Database, users: UserStore, people: list[dict], rng: random
     Made through the list rules (counters, listed_count) with their own clock and id source, so the
     rest of the demo is unchanged."""
     clock = Clock(frozen_ms=ACCOUNTS_EPOCH_MS + DAY_MS)
-    service = ListService(
-        db, clock, SnowflakeGenerator(clock, worker=4), ListStore(db), users, Lookup(PostStore(db), users)
-    )
+    posts = PostStore(db)
+    ids = SnowflakeGenerator(clock, worker=4)
+    service = ListService(db, clock, ids, ListStore(db), users, posts, Lookup(posts, users))
     owner, others = people[0], people[1:]
 
     async def make(owner_id: int, name: str, description: str, members: list[dict], private: bool) -> int:

@@ -15,6 +15,7 @@ writes append none. Repeating a write already in effect succeeds and changes not
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from roost.core import errors, jsonio, pagination
@@ -30,7 +31,7 @@ from roost.storage import social as social_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
 from roost.storage.lists import ListStore
-from roost.storage.posts import MAX_ID
+from roost.storage.posts import PostStore
 from roost.storage.users import UserStore
 
 MAX_LISTS_PER_OWNER = 1000
@@ -144,6 +145,7 @@ class ListService:
         ids: SnowflakeGenerator,
         lists: ListStore,
         users: UserStore,
+        posts: PostStore,
         lookup: Lookup,
     ) -> None:
         self._db = db
@@ -151,6 +153,7 @@ class ListService:
         self._ids = ids
         self._lists = lists
         self._users = users
+        self._posts = posts
         self._lookup = lookup
 
     # ---- writes ---------------------------------------------------------------------------------
@@ -313,21 +316,35 @@ class ListService:
         rows = await self._lists.users_page(listing, list_id, limit + 1, offset)
         return offset_page(rows, rows[:limit], offset, limit, scope)
 
-    async def posts(self, viewer_id: int | None, list_id: int, limit: int, token: PageToken | None) -> Page:
-        """The members' posts, newest first; posts of protected members the viewer does not follow
-        are left out (the page may come up short, and next_token still follows it)."""
+    async def posts(
+        self,
+        viewer_id: int | None,
+        list_id: int,
+        limit: int,
+        token: PageToken | None,
+        columns: tuple[str, ...] | None = None,
+    ) -> Page:
+        """The members' posts, newest first, at most the 800 most recent (as the platform); posts of
+        protected members the viewer does not follow are left out (the page may come up short, and
+        next_token still follows it). `columns`: the post columns the selection reads."""
         row, problems = await self.get(viewer_id, list_id)
         if row is None:
             return Page([], errors=problems)
         scope = f"list_tweets:{list_id}"
-        until_id = MAX_ID if token is None else token.following(scope)
-        rows = await self._lists.timeline(list_id, until_id, limit + 1)
-        page = rows[:limit]
-        hidden = await self._lookup.hidden_authors(viewer_id, (post["author_id"] for post in page))
-        shown = [post for post in page if visible_post(post) and post["author_id"] not in hidden]
+        entries = await self._lists.timeline(list_id)
+        start = 0
+        if token is not None:
+            until_id = token.following(scope)
+            # Entries are newest first: start at the first one older than the cursor.
+            start = bisect.bisect_right(entries, -until_id, key=lambda entry: -entry[0])
+        page = entries[start : start + limit]
+        hidden = await self._lookup.hidden_authors(viewer_id, (author for _, author in page))
+        wanted = [post_id for post_id, author in page if author not in hidden]
+        found = {post["id"]: post for post in await self._posts.get_many(wanted, columns)}
+        shown = [found[post_id] for post_id in wanted if visible_post(found.get(post_id))]
         meta: dict[str, Any] = {"result_count": len(shown)}
-        if len(rows) > limit:
-            meta["next_token"] = pagination.encode(page[-1]["id"], pagination.NEXT, scope)
+        if start + limit < len(entries):
+            meta["next_token"] = pagination.encode(page[-1][0], pagination.NEXT, scope)
         return Page(shown, meta)
 
     async def owned(self, viewer_id: int | None, user_id: int, limit: int, token: PageToken | None) -> Page:

@@ -75,7 +75,8 @@ async def followers(call: Call) -> Objects:
 
 
 async def list_posts(call: Call) -> Objects:
-    return page_objects(await call.domain.lists.posts(*_paged(call)))
+    columns = call.selection.columns if call.selection is not None else None
+    return page_objects(await call.domain.lists.posts(*_paged(call), columns))
 
 
 # ---- a user's lists -----------------------------------------------------------------------------

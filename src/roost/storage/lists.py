@@ -7,6 +7,7 @@ see before counting the page, which keeps offset paging exact.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import Select, bindparam, delete, func, or_, select, update
@@ -128,21 +129,23 @@ def _users_by_edge(table: Any) -> Select:
 
 _user_pages = {"members": _users_by_edge(list_members), "followers": _users_by_edge(list_followers)}
 
-# The list timeline: members' posts, newest first. Written as a walk down the posts' primary key that
-# probes the (list_id, user_id) key of list_members for each post, so a page costs the posts it skips
-# plus those it returns, whatever the number of members.
+# The list timeline: the ids (and authors) of the members' newest posts, at most TIMELINE_DEPTH of
+# them (the platform serves a list's most recent 800 posts). Read through the (author_id, id) index
+# of posts, one range per member, then sorted; kept in memory until the next commit (below).
+TIMELINE_DEPTH = 800
 _member_of_list = select(list_members.c.user_id).where(list_members.c.list_id == bindparam("list"))
 _timeline = (
-    select(posts)
+    select(posts.c.id, posts.c.author_id)
     .where(
         posts.c.author_id.in_(_member_of_list),
-        posts.c.id < bindparam("until_id"),
         posts.c.deleted_at.is_(None),
         posts.c.superseded_by.is_(None),
     )
     .order_by(posts.c.id.desc())
-    .limit(bindparam("limit"))
+    .limit(TIMELINE_DEPTH)
 )
+_TIMELINE_TTL_S = 1.0  # a backstop for writers the database's generation does not report
+_TIMELINE_CACHE_SIZE = 256
 # Public lists a user is a member of (the `list:` operator of streams).
 _public_lists_of = (
     select(list_members.c.list_id)
@@ -240,6 +243,8 @@ def _viewer(viewer_id: int | None) -> int:
 class ListStore:
     def __init__(self, db: Database) -> None:
         self._db = db
+        # list id -> (database generation, monotonic deadline, [(post id, author id)] newest first)
+        self._timelines: dict[int, tuple[int, float, list[tuple[int, int]]]] = {}
 
     async def get(self, list_id: int) -> Row | None:
         return await self._db.fetch_one(_by_id, {"id": list_id})
@@ -260,8 +265,22 @@ class ListStore:
             _user_pages[listing], {"list": list_id, "limit": limit, "offset": offset}
         )
 
-    async def timeline(self, list_id: int, until_id: int, limit: int) -> list[Row]:
-        return await self._db.fetch_all(_timeline, {"list": list_id, "until_id": until_id, "limit": limit})
+    async def timeline(self, list_id: int) -> list[tuple[int, int]]:
+        """(post id, author id) of the members' newest posts, newest first (at most TIMELINE_DEPTH).
+
+        Every page of a list timeline reads this, so it is kept until the next commit of this or
+        another process (`Database.current_generation`), and at most a second: one read per list
+        and write, however many pages are served in between."""
+        generation = self._db.current_generation()
+        hit = self._timelines.get(list_id)
+        if hit is not None and hit[0] == generation and time.monotonic() < hit[1]:
+            return hit[2]
+        rows = await self._db.fetch_all(_timeline, {"list": list_id})
+        entries = [(int(row["id"]), int(row["author_id"])) for row in rows]
+        if len(self._timelines) >= _TIMELINE_CACHE_SIZE:
+            self._timelines.clear()
+        self._timelines[list_id] = (generation, time.monotonic() + _TIMELINE_TTL_S, entries)
+        return entries
 
     async def public_lists_of(self, user_id: int) -> list[int]:
         return [int(row["list_id"]) for row in await self._db.fetch_all(_public_lists_of, {"user": user_id})]
