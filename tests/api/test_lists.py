@@ -694,3 +694,38 @@ def test_list_tweets_reach_back_800_posts(api: Api, make_user: Any) -> None:
             break
         page = read(api, None, f"/2/lists/{list_id}/tweets", pagination_token=token)
     assert seen == [post["id"] for post in reversed(posts)][:800]
+
+
+def test_both_vocabularies_in_list_reads(api: Api, make_user: Any) -> None:
+    owner, member = make_user(), make_user()
+    list_id = create_list(api, owner)
+    assert add_member(api, owner, list_id, member).status_code == 200
+    latest = create_ok(api, member)["id"]
+    # Post names (2.167): most_recent_post_id, and includes.posts for the user expansion.
+    members = read(
+        api,
+        None,
+        f"/2/lists/{list_id}/members",
+        **{"user.fields": "most_recent_post_id", "post.fields": "created_at"},
+        expansions="most_recent_post_id",
+    )
+    assert members["data"][0]["most_recent_post_id"] == latest
+    assert [post["id"] for post in members["includes"]["posts"]] == [latest]
+    # Tweet names (2.159, what live traffic uses).
+    members = read(
+        api,
+        None,
+        f"/2/lists/{list_id}/members",
+        **{"user.fields": "most_recent_tweet_id"},
+        expansions="most_recent_tweet_id",
+    )
+    assert members["data"][0]["most_recent_tweet_id"] == latest
+    assert [post["id"] for post in members["includes"]["tweets"]] == [latest]
+    owned = read(
+        api,
+        None,
+        f"/2/users/{owner['id']}/owned_lists",
+        expansions="owner_id",
+        **{"user.fields": "pinned_post_id"},
+    )
+    assert owned["includes"]["users"][0]["id"] == owner["id"]
