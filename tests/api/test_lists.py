@@ -282,7 +282,7 @@ def test_adding_a_missing_user_or_to_a_missing_list(api: Api, make_user: Any) ->
     assert missing.json()["detail"] == "Could not find list with id: [98765]."
 
 
-def test_a_user_who_blocked_the_owner_cannot_be_added(api: Api, make_user: Any) -> None:
+def test_blocks_keep_users_off_each_others_lists(api: Api, make_user: Any) -> None:
     owner, blocker = make_user(), make_user()
     assert (
         api.http.post(
@@ -294,6 +294,17 @@ def test_a_user_who_blocked_the_owner_cannot_be_added(api: Api, make_user: Any) 
     response = add_member(api, owner, list_id, blocker)
     assert response.status_code == 403
     assert list_view(api, owner, list_id)["data"]["member_count"] == 0
+    # Nor may someone the owner blocked follow the owner's list.
+    blocked = make_user()
+    assert (
+        api.http.post(
+            "/_roost/blocks", json={"source_user_id": owner["id"], "target_user_id": blocked["id"]}
+        ).status_code
+        == 201
+    )
+    follow = call(api, blocked, "POST", f"/2/users/{blocked['id']}/followed_lists", {"list_id": list_id})
+    assert follow.status_code == 403
+    assert list_view(api, owner, list_id)["data"]["follower_count"] == 0
 
 
 # ---- privacy --------------------------------------------------------------------------------------

@@ -256,6 +256,8 @@ class ListService:
             assert row is not None
             if row["owner_id"] == user_id:
                 raise errors.forbidden("You cannot follow a List you own.")
+            if await social_rows.edge_exists(tx, "block", row["owner_id"], user_id):
+                raise errors.forbidden("You cannot follow this List: its owner has blocked you.")
             if await list_rows.edge_exists(tx, "follower", list_id, user_id):
                 return False
             await list_rows.insert_edge(tx, "follower", list_id, user_id, self._clock.now_ms())
