@@ -1,7 +1,8 @@
 -- wrk script for bench/run.py.
 --   wrk -t1 -c32 -d10s -s bench/load.lua -H "Authorization: Bearer ..." http://127.0.0.1:PORT -- MODE IDS_FILE SEED
--- MODE: bare (GET /), single (GET /2/tweets/:id with expansions and fields), batch (GET /2/tweets?ids=<100>).
--- IDS_FILE: one existing post id per line (single and batch). Every response is checked: non2xx counts
+-- MODE: bare (GET /), single (GET /2/tweets/:id with expansions and fields), batch (GET /2/tweets?ids=<100>),
+-- paths (GET a random line of IDS_FILE: whole paths with their query, e.g. pages of a list timeline).
+-- IDS_FILE: one existing post id per line (single and batch), or one path per line (paths). Every response is checked: non2xx counts
 -- any status outside 200-299. done() prints one line "WRK_RESULT {json}" for run.py to read.
 
 local threads = {}
@@ -36,13 +37,19 @@ function init(args)
   math.randomseed((tonumber(args[3]) or 1) + (thread_index or 0) * 7919)
   if mode == "bare" then
     fixed = wrk.format(nil, "/")
+  elseif mode == "paths" then
+    if count < 1 then
+      error("bench/load.lua: mode paths needs at least one path in " .. tostring(args[2]))
+    end
   elseif count < 100 then
     error("bench/load.lua: mode " .. mode .. " needs at least 100 ids in " .. tostring(args[2]))
   end
 end
 
 function request()
-  if mode == "single" then
+  if mode == "paths" then
+    return wrk.format(nil, ids[math.random(count)])
+  elseif mode == "single" then
     return wrk.format(nil, "/2/tweets/" .. ids[math.random(count)] .. fields)
   elseif mode == "batch" then
     local seen, picked, n = {}, {}, 0

@@ -47,6 +47,10 @@ def request_factory(mode: str, ids: list[str], token: str, port: int, seed: int)
     if mode == "bare":
         fixed = build("/")
         return lambda: fixed
+    if mode == "paths":  # whole paths with their query, one per line (pages of a list timeline)
+        if not ids:
+            raise SystemExit("mode paths needs at least one path")
+        return lambda: build(rng.choice(ids))
     if len(ids) < 100:
         raise SystemExit(f"mode {mode} needs at least 100 ids")
     if mode == "single":
@@ -191,7 +195,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--mode", choices=("bare", "single", "batch"), required=True)
+    parser.add_argument("--mode", choices=("bare", "single", "batch", "paths"), required=True)
     parser.add_argument("--ids-file", default="")
     parser.add_argument("--token", default="")
     parser.add_argument("--connections", type=int, default=32)

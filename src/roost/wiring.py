@@ -40,6 +40,8 @@ from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
+from roost.domain.list_objects import LIST_EXPANSIONS, LIST_KINDS  # lists (issue 14)
+from roost.domain.lists import ListService  # lists (issue 14)
 from roost.domain.lookup import Lookup
 from roost.domain.maintenance import Maintenance
 from roost.domain.oauth1_flow import OAuth1Flow
@@ -82,6 +84,7 @@ from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
+from roost.storage.lists import ListStore  # lists (issue 14)
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.search import SearchStore
@@ -160,6 +163,7 @@ class Domain:
     bookmarks: Bookmarks
     dm_extras: DmExtras
     user_search: UserSearch
+    lists: ListService  # lists, their members, followers and pins (issue 14)
 
 
 @dataclass(slots=True)
@@ -178,7 +182,10 @@ class Server:
 
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
-    return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
+    return FieldsEngine(
+        (*KINDS, *DM_KINDS, *LIKE_KINDS, *LIST_KINDS),
+        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **LIST_EXPANSIONS},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +291,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
         dm_extras=DmExtras(db, clock, users, stores.dms),
         user_search=UserSearch(UserSearchStore(db), users),
+        lists=ListService(db, clock, ids, ListStore(db), users, posts, lookup),  # lists (issue 14)
     )
     demo = DemoSeed(
         enabled=settings.demo,

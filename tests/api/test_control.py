@@ -95,13 +95,8 @@ def test_export_then_import_into_an_empty_server_keeps_ids_and_fields(private: A
         assert by_id[post["id"]] == post
     assert {u["id"]: u for u in again["users"]} == {u["id"]: u for u in exported["users"]}
     # A second import of the same objects changes nothing.
-    assert empty.http.post("/_roost/import", json=exported).json()["imported"] == {
-        "users": 0,
-        "tweets": 0,
-        "media": 0,
-        "bookmark_folders": 0,
-        "bookmarks": 0,
-    }
+    counts = empty.http.post("/_roost/import", json=exported).json()["imported"]
+    assert {"users", "tweets", "media"} <= set(counts) and set(counts.values()) == {0}
 
 
 def test_import_of_a_captured_v2_response_keeps_original_ids(private: Api) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.api.helpers import PROBLEMS, User, create_ok, new_user, unique_text
+from tests.api.test_lists import make_list
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
@@ -232,3 +233,14 @@ def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
 def _opens(client: httpx.Client, api: Api) -> bool:
     with open_stream(client, api) as response:
         return response.status_code == 200
+
+
+def test_list_is_a_search_operator_the_stream_refuses(api: Api, author: User) -> None:
+    # The platform's stream rules have no `list:` (search only, platform-facts 3.2).
+    owner = new_user(api)
+    list_id = make_list(api, owner, [author])
+    response = api.post(RULES, json={"add": [{"value": f"list:{list_id}"}]}, conform=False)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["meta"]["summary"] == {"created": 0, "not_created": 1, "valid": 0, "invalid": 1}
+    assert body["errors"][0]["details"][0] == "Reference to invalid operator 'list' (at position 1)."

@@ -22,6 +22,7 @@ from tests.api.helpers import (
     new_user,
     next_import_id,
 )
+from tests.api.test_lists import make_list
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
@@ -377,3 +378,17 @@ def test_relevancy_pages_neither_repeat_nor_skip(api: Api, author: User) -> None
     response = api.get(RECENT, params={"query": w, "sort_order": "relevancy", "next_token": recency_token})
     assert response.status_code == 400
     assert "is not a valid token" in response.json()["errors"][0]["message"]
+
+
+def test_list_operator_matches_the_posts_of_a_public_lists_members(api: Api, author: User) -> None:
+    w = word()
+    owner, outsider = new_user(api), new_user(api)
+    public = make_list(api, owner, [author])
+    private = make_list(api, owner, [author], private=True)
+    member_post = create_ok(api, author, text=f"{w} from a member")
+    other_post = create_ok(api, outsider, text=f"{w} from elsewhere")
+    assert ids(search(api, f"list:{public} {w}")) == [member_post["id"]]
+    assert ids(search(api, f"{w} -list:{public}")) == [other_post["id"]]
+    assert ids(search(api, f"list:{public}")) == [member_post["id"]]
+    # A private list is its owner's alone: it matches nothing.
+    assert ids(search(api, f"list:{private} {w}")) == []

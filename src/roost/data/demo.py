@@ -15,6 +15,8 @@ from roost.core import jsonio
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator, TokenSource, media_key
 from roost.domain.accounts import AccountService
+from roost.domain.lists import ListService
+from roost.domain.lookup import Lookup
 from roost.domain.maintenance import DEMO_APP_SETTING, DEMO_USER_SETTING, Maintenance
 from roost.domain.posts import PostService
 from roost.storage import apps as app_rows
@@ -22,7 +24,8 @@ from roost.storage import bookmarks as bookmark_rows
 from roost.storage import dm_extras as dm_block_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
-from roost.storage.posts import bump_post, bump_user
+from roost.storage.lists import ListStore
+from roost.storage.posts import PostStore, bump_post, bump_user
 from roost.storage.users import UserStore
 
 DEMO_USERNAME = "roost_dev"
@@ -234,6 +237,7 @@ class DemoSeed:
         )
         await _posts(posting, past_clock, people, media_ids, rng, posts, now)
         await self._social_extras(owner, people, now)
+        await _lists(self._db, self._users, people, random.Random(self._seed + 14))  # lists (issue 14)
         await self._maintenance.observe_ids()
         return {"app": app, "user": owner}
 
@@ -377,3 +381,44 @@ def _text(rng: random.Random, people: list[dict], index: int) -> str:
         parts.append(f"https://example.com/posts/{index}")
     parts.append(f"({index})")
     return " ".join(parts)
+
+
+# ---- lists (issue 14) ---------------------------------------------------------------------------
+
+
+async def _lists(db: Database, users: UserStore, people: list[dict], rng: random.Random) -> None:
+    """Public and private lists with members and followers, one pinned: the demo user owns two (one
+    private), follows and belongs to a third, and pins one, so every list read answers something.
+    Made through the list rules (counters, listed_count) with their own clock and id source, so the
+    rest of the demo is unchanged."""
+    clock = Clock(frozen_ms=ACCOUNTS_EPOCH_MS + DAY_MS)
+    posts = PostStore(db)
+    ids = SnowflakeGenerator(clock, worker=4)
+    service = ListService(db, clock, ids, ListStore(db), users, posts, Lookup(posts, users))
+    owner, others = people[0], people[1:]
+
+    async def make(owner_id: int, name: str, description: str, members: list[dict], private: bool) -> int:
+        row = await service.create(owner_id, {"name": name, "description": description, "private": private})
+        for member in members:
+            clock.advance(60)
+            await service.add_member(owner_id, row["id"], member["id"])
+        return int(row["id"])
+
+    storage = await make(
+        owner["id"], "Storage nerds", "People who think about databases", rng.sample(others, 8), False
+    )
+    await make(owner["id"], "Close friends", "", rng.sample(others, 3), True)
+    curator = others[0]
+    watchers = await make(
+        curator["id"],
+        "Webhook watchers",
+        "Events, retries and CRC checks",
+        [owner, *rng.sample(others[1:], 4)],
+        False,
+    )
+    clock.advance(60)
+    await service.follow(owner["id"], watchers)
+    for fan in rng.sample(others[1:], 4):
+        clock.advance(60)
+        await service.follow(fan["id"], storage)
+    await service.pin(owner["id"], storage)

@@ -14,7 +14,7 @@ from roost.core.clock import Clock, parse_rfc3339
 from roost.core.fields import RenderContext
 from roost.core.ids import snowflake_ms
 from roost.core.params import USERNAME_PATTERN
-from roost.domain import objects, user_objects
+from roost.domain import list_transfer, objects, user_objects
 from roost.domain.accounts import valid_username
 from roost.domain.maintenance import Maintenance
 from roost.domain.text import user_entities
@@ -245,6 +245,8 @@ class Transfer:
                     counts["tweets"] += 1
             # Issue 14: bookmarks and their folders, counted when the payload carries them.
             counts.update(await import_bookmarks(tx, payload, self._clock.now_ms()))
+            # Lists, memberships, follows and pins (issue 14), after the users they name.
+            counts.update(await list_transfer.import_lists(tx, payload, self._clock.now_ms()))
         await self._maintenance.observe_ids()
         self._users.forget_protected()
         return counts
@@ -265,4 +267,5 @@ class Transfer:
             "media": [objects.render_media(row, objects.MEDIA_FIELDS, context) for row in media],
             # Issue 14: bookmarks and their folders.
             **await export_bookmarks(self._db),
+            **await list_transfer.export_lists(self._db, self._clock),  # lists (issue 14)
         }

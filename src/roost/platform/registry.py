@@ -9,6 +9,7 @@ from roost.platform import (
     dm_extras,
     dms,
     like_streams,
+    lists,
     media,
     search,
     social,
@@ -41,4 +42,5 @@ def all_operations() -> list[Operation]:
         *bookmarks.OPERATIONS,
         *dm_extras.OPERATIONS,
         *user_search.OPERATIONS,
+        *lists.OPERATIONS,
     ]

@@ -4,7 +4,8 @@ Search semantics, the same as `matcher.matches(node, view, "search")` (docs/sear
 intended differences). Keywords, phrases, `#`/`@`/`$` terms, `context:`, `entity:` and `has:` are
 tokens of the post's search document (search/document.py) and become one full-text query per
 text-only sub-tree: an FTS5 MATCH expression on SQLite, a `tsquery` on PostgreSQL. Structured
-operators become plain SQL on `posts` (with `users` sub-queries for user names, `is:verified`).
+operators become plain SQL on `posts` (with `users` sub-queries for user names, `is:verified`, and
+`list_members` for `list:`).
 
 Compiling happens in two steps so statements can be cached by *shape*: `compile_query` walks the
 AST and returns a value-free, hashable plan plus the bind values (`p0`, `p1`, …); `clause(plan)` turns
@@ -28,6 +29,7 @@ from roost.search import document as doc
 from roost.search.ast import And, Node, Not, Operator, Or, Phrase, Token
 from roost.search.view import query_tokens
 from roost.storage.schema import posts, users
+from roost.storage.schema_social import list_members, lists
 
 Dialect = Literal["sqlite", "postgresql"]
 Plan = tuple[Any, ...]
@@ -286,7 +288,11 @@ class _Compiler:
             size = 1 << (len(ids) - 1).bit_length()  # padded to a power of two: few statement shapes
             ids += [ids[0]] * (size - len(ids))
             return ("in", "place_id", tuple(self.bind(i) for i in ids))
-        return FALSE  # `list:` (roost has no lists) and stream-only operators never match
+        if name == "list":
+            if not value.isdigit() or int(value) > MAX_ID:
+                return FALSE
+            return ("list", self.bind(int(value)))
+        return FALSE  # stream-only operators never match in search
 
 
 def compile_query(node: Node, dialect: Dialect, places: PlaceResolver | None = None) -> Compiled:
@@ -431,6 +437,14 @@ def clause(dialect: str, plan: Plan) -> ColumnElement[Any]:
         return posts.c.author_id.in_(sa.select(users.c.id).where(users.c.verified == 1))
     if kind == "in":
         return posts.c[plan[1]].in_([sa.bindparam(name) for name in plan[2]])
+    if kind == "list":
+        # The members of a public list (a private one is its owner's alone, and matches nothing).
+        members = (
+            sa.select(list_members.c.user_id)
+            .join(lists, lists.c.id == list_members.c.list_id)
+            .where(list_members.c.list_id == sa.bindparam(plan[1]), lists.c.private == 0)
+        )
+        return posts.c.author_id.in_(members)
     raise ValueError(f"unknown plan node {kind!r}")
 
 
