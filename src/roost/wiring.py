@@ -45,6 +45,7 @@ from roost.domain.oauth2_flow import OAuth2Flow
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.posts import PostService
 from roost.domain.profiles import Profiles
+from roost.domain.reposts import Reposts
 from roost.domain.search import SearchService
 from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
@@ -80,6 +81,7 @@ from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
+from roost.storage.reposts import RepostStore
 from roost.storage.search import SearchStore
 from roost.storage.social import SocialStore
 from roost.storage.stream_links import StreamLinkStore
@@ -151,6 +153,7 @@ class Domain:
     streams: StreamHub  # every stream operation; ends the open streams when the server stops
     connections: ConnectionAdmin  # /2/connections
     deliveries: DeliveryRecords  # /_roost/deliveries
+    reposts: Reposts  # reposts, quotes, hidden replies (issue 14)
 
 
 @dataclass(slots=True)
@@ -246,9 +249,10 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     usage = Usage(StreamStore(db), clock, settings)
     events = event_layer(settings, stores, engine, lookup, usage)
     webhooks = WebhookService(db, clock, ids, tokens, settings, apps, users, stores.webhooks, events.outbound)
+    post_service = PostService(db, clock, ids, url_seed=settings.seed)
     domain = Domain(
         lookup=lookup,
-        posts=PostService(db, clock, ids, url_seed=settings.seed),
+        posts=post_service,
         search=SearchService(SearchStore(db), settings, usage),
         timelines=Timelines(posts, lookup),
         social=social,
@@ -271,6 +275,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         streams=events.streams,
         connections=events.connections,
         deliveries=events.deliveries,
+        reposts=Reposts(db, clock, ids, post_service, posts, RepostStore(db), lookup),
     )
     demo = DemoSeed(
         enabled=settings.demo,

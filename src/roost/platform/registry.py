@@ -8,6 +8,7 @@ from roost.platform import (
     dms,
     like_streams,
     media,
+    reposts,
     search,
     social,
     stream,
@@ -35,4 +36,5 @@ def all_operations() -> list[Operation]:
         *connections.OPERATIONS,
         *stream_webhooks.OPERATIONS,
         *search.OPERATIONS,
+        *reposts.OPERATIONS,  # reposts, quotes, hidden replies, home timeline (issue 14)
     ]

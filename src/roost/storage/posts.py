@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Select, and_, bindparam, delete, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
-from roost.storage.schema import post_mentions, posts, users
+from roost.storage.schema import follows, post_mentions, posts, users
 from roost.storage.search import add_document
 from roost.storage.statements import binds, in_params, insert_all, sized
 
@@ -48,11 +48,18 @@ def _bounds(column_id: Any) -> Any:
     )
 
 
-def _timeline(by_mention: bool, ascending: bool) -> Select:
+def _timeline(kind: str, ascending: bool) -> Select:
     statement = select(posts)
-    if by_mention:
+    if kind == "mentions":
         statement = statement.join(post_mentions, post_mentions.c.post_id == posts.c.id).where(
             post_mentions.c.user_id == bindparam("user_id")
+        )
+    elif kind == "home":
+        # The user's own posts and those of the accounts they follow: each author's posts are a
+        # range of ix_posts_author_id (author_id, id).
+        followed = select(follows.c.followee_id).where(follows.c.follower_id == bindparam("home_id"))
+        statement = statement.where(
+            or_(posts.c.author_id == bindparam("author_id"), posts.c.author_id.in_(followed))
         )
     else:
         statement = statement.where(posts.c.author_id == bindparam("author_id"))
@@ -60,10 +67,10 @@ def _timeline(by_mention: bool, ascending: bool) -> Select:
     return statement.where(_bounds(posts.c.id)).order_by(order).limit(bindparam("limit"))
 
 
-# (by mention, ascending) -> statement; built once so each compiles once per dialect.
+# (author | mentions | home, ascending) -> statement; built once so each compiles once per dialect.
 _timelines = {
-    (mention, ascending): _timeline(mention, ascending)
-    for mention in (False, True)
+    (kind, ascending): _timeline(kind, ascending)
+    for kind in ("author", "mentions", "home")
     for ascending in (False, True)
 }
 
@@ -116,6 +123,7 @@ class PostStore:
         *,
         author_id: int | None = None,
         mentioned_id: int | None = None,
+        home_id: int | None = None,
         since_id: int = 0,
         until_id: int = MAX_ID,
         start_ms: int = 0,
@@ -134,11 +142,16 @@ class PostStore:
             "include_replies": int(include_replies),
             "include_reposts": int(include_reposts),
         }
-        if author_id is not None:
+        if home_id is not None:
+            kind = "home"
+            params["author_id"] = params["home_id"] = home_id
+        elif author_id is not None:
+            kind = "author"
             params["author_id"] = author_id
         else:
+            kind = "mentions"
             params["user_id"] = mentioned_id
-        return await self._db.fetch_all(_timelines[(author_id is None, ascending)], params)
+        return await self._db.fetch_all(_timelines[(kind, ascending)], params)
 
     async def max_id(self) -> int:
         return int(await self._db.fetch_value(_max_id) or 0)
