@@ -345,16 +345,14 @@ def test_reposts_on_the_firehose(api: Api, server: LiveServer) -> None:
     start = now_iso(server)
     repost_id = repost_ok(api, fan, source["id"])
     span = window(server, start)
-    lines = []
-    for part in range(1, 5):
-        lines += finite(
-            server,
-            api,
-            "/2/tweets/firehose/stream",
-            partition=str(part),
-            **{"tweet.fields": "referenced_tweets"},
-            **span,
-        )
+    lines = finite(
+        server,
+        api,
+        "/2/tweets/firehose/stream",
+        partition=str(partition_of(int(repost_id), 20)),
+        **{"tweet.fields": "referenced_tweets"},
+        **span,
+    )
     [line] = [line for line in lines if line.get("data", {}).get("id") == repost_id]
     assert line["data"]["referenced_tweets"] == [{"type": "retweeted", "id": source["id"]}]
 
@@ -448,3 +446,33 @@ def test_activity_events_of_a_repost(api: Api, receiver: Receiver) -> None:
         if subs:
             api.delete("/2/activity/subscriptions", params={"ids": ",".join(subs)}, conform=False)
         api.delete(f"/2/webhooks/{hook['id']}")
+
+
+# ---- demo data ----------------------------------------------------------------------------------
+
+
+def test_demo_data_answers_every_read(api: Api, credentials: dict[str, Any]) -> None:
+    owner = credentials["user_id"]
+    mine = api.get("/2/users/reposts_of_me", auth="oauth1", params={"tweet.fields": "referenced_tweets"})
+    assert mine.status_code == 200, mine.text
+    reposts = mine.json()["data"]
+    assert len(reposts) >= 1
+    source = reposts[0]["referenced_tweets"][0]["id"]
+    assert get(api, f"/2/tweets/{source}/retweeted_by")["meta"]["result_count"] >= 1
+    assert get(api, f"/2/tweets/{source}/retweets")["meta"]["result_count"] >= 1
+
+    path = f"/2/users/{owner}/timelines/reverse_chronological"
+    home = api.get(path, auth="oauth1", params={"tweet.fields": "referenced_tweets", "max_results": "100"})
+    assert home.status_code == 200, home.text
+    kinds = {ref["type"] for item in home.json()["data"] for ref in item.get("referenced_tweets", [])}
+    assert "retweeted" in kinds
+
+    exported = api.http.get("/_roost/export").json()
+    quoted = next(
+        ref["id"]
+        for post in exported["tweets"]
+        for ref in post.get("referenced_tweets", [])
+        if ref["type"] == "quoted"
+    )
+    assert get(api, f"/2/tweets/{quoted}/quote_tweets")["meta"]["result_count"] >= 1
+    assert len(exported["hidden_replies"]) == 1
