@@ -360,9 +360,9 @@ async def _reposts_and_hidden_replies(
     for source in rng.sample(recent, 4):
         clock.advance(1)
         await reposts.repost(rng.choice(public[1:])["id"], {"tweet_id": str(source["id"])})
-    for source in rng.sample(others, 8):
+    for index, source in enumerate(rng.sample(others, 8)):
         clock.advance(1)
-        reposter = rng.choice([person for person in public if person["id"] != source["author_id"]])
+        reposter = owner if index < 2 else rng.choice(public[1:])
         await reposts.repost(reposter["id"], {"tweet_id": str(source["id"])})
     clock.advance(1)
     replier = rng.choice(public[1:])
