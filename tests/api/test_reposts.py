@@ -357,6 +357,41 @@ def test_reposts_on_the_firehose(api: Api, server: LiveServer) -> None:
     assert line["data"]["referenced_tweets"] == [{"type": "retweeted", "id": source["id"]}]
 
 
+def test_filtered_stream_operators_match_real_reposts(api: Api, server: LiveServer) -> None:
+    author, fan = new_user(api), new_user(api)
+    source = create_ok(api, author)
+    rules = "/2/tweets/search/stream/rules"
+    values = [
+        f"retweets_of:{author['username']}",
+        f"retweets_of_tweet_id:{source['id']}",
+        f"is:retweet from:{fan['username']}",
+        f"from:{fan['username']} -is:retweet",
+    ]
+    added = api.post(rules, json={"add": [{"value": value} for value in values]}, conform=False)
+    assert added.status_code == 201, added.text
+    rule_ids = {rule["value"]: rule["id"] for rule in added.json()["data"]}
+    try:
+        repost_id = repost_ok(api, fan, source["id"])
+        with (
+            httpx.Client(base_url=server.base_url, timeout=10) as client,
+            client.stream(
+                "GET", "/2/tweets/search/stream", params={"backfill_minutes": "2"}, headers=api.bearer()
+            ) as response,
+        ):
+            assert response.status_code == 200
+            buffer = b""
+            for chunk in response.iter_bytes():
+                buffer += chunk
+                if b"\r\n" in buffer.lstrip(b"\r\n"):
+                    break
+            line = json.loads(next(part for part in buffer.split(b"\r\n") if part.strip()))
+        assert line["data"]["id"] == repost_id
+        matched = {rule["id"] for rule in line["matching_rules"]}
+        assert matched == {rule_ids[value] for value in values[:3]}
+    finally:
+        api.post(rules, json={"delete": {"ids": list(rule_ids.values())}}, conform=False)
+
+
 # ---- events -------------------------------------------------------------------------------------
 
 
@@ -420,7 +455,7 @@ def test_activity_events_of_a_repost(api: Api, receiver: Receiver) -> None:
     subs: list[str] = []
     try:
         author, fan = new_user(api), new_user(api)
-        for event_type in ("post.create", "post.delete"):
+        for event_type in ("post.create", "post.delete", "post.repost.create"):
             response = api.post(
                 "/2/activity/subscriptions",
                 json={"event_type": event_type, "filter": {"user_id": fan["id"]}, "webhook_id": hook["id"]},
@@ -429,14 +464,23 @@ def test_activity_events_of_a_repost(api: Api, receiver: Receiver) -> None:
             assert response.status_code == 200, response.text
             subs.append(response.json()["data"]["subscription"]["subscription_id"])
         source = create_ok(api, author)
+        create_ok(api, fan)  # a post of the fan's own: post.create only, no post.repost.create
         repost_id = repost_ok(api, fan, source["id"])
         assert unrepost(api, fan, source["id"]).status_code == 200
 
-        def events() -> dict[str, dict[str, Any]]:
-            found = {e["data"]["event_type"]: e["data"]["payload"] for e in _envelopes(receiver, hook)}
-            return found if len(found) == 2 else {}
+        def events() -> list[tuple[str, dict[str, Any]]]:
+            found = [(e["data"]["event_type"], e["data"]["payload"]) for e in _envelopes(receiver, hook)]
+            return found if len(found) == 4 else []
 
-        payloads = wait_for(events)
+        received = wait_for(events)
+        assert sorted(kind for kind, _ in received) == [
+            "post.create",
+            "post.create",
+            "post.delete",
+            "post.repost.create",
+        ]
+        payloads = {kind: payload for kind, payload in received if payload.get("id") == repost_id}
+        assert payloads["post.repost.create"] == payloads["post.create"]
         created = payloads["post.create"]
         assert created["id"] == repost_id and created["author_id"] == fan["id"]
         assert created["referenced_tweets"] == [{"type": "retweeted", "id": source["id"]}]
