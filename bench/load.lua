@@ -1,6 +1,7 @@
 -- wrk script for bench/run.py.
 --   wrk -t1 -c32 -d10s -s bench/load.lua -H "Authorization: Bearer ..." http://127.0.0.1:PORT -- MODE IDS_FILE SEED
--- MODE: bare (GET /), single (GET /2/tweets/:id with expansions and fields), batch (GET /2/tweets?ids=<100>).
+-- MODE: bare (GET /), single (GET /2/tweets/:id with expansions and fields), batch (GET /2/tweets?ids=<100>),
+-- path (GET of the one path on the first line of IDS_FILE).
 -- IDS_FILE: one existing post id per line (single and batch). Every response is checked: non2xx counts
 -- any status outside 200-299. done() prints one line "WRK_RESULT {json}" for run.py to read.
 
@@ -36,6 +37,9 @@ function init(args)
   math.randomseed((tonumber(args[3]) or 1) + (thread_index or 0) * 7919)
   if mode == "bare" then
     fixed = wrk.format(nil, "/")
+  elseif mode == "path" then
+    -- one fixed path: the first line of IDS_FILE (bench/home.py)
+    fixed = wrk.format(nil, ids[1])
   elseif count < 100 then
     error("bench/load.lua: mode " .. mode .. " needs at least 100 ids in " .. tostring(args[2]))
   end

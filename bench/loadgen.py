@@ -47,6 +47,9 @@ def request_factory(mode: str, ids: list[str], token: str, port: int, seed: int)
     if mode == "bare":
         fixed = build("/")
         return lambda: fixed
+    if mode == "path":  # one fixed path: the first line of the ids file (bench/home.py)
+        fixed = build(ids[0])
+        return lambda: fixed
     if len(ids) < 100:
         raise SystemExit(f"mode {mode} needs at least 100 ids")
     if mode == "single":
@@ -191,7 +194,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--mode", choices=("bare", "single", "batch"), required=True)
+    parser.add_argument("--mode", choices=("bare", "single", "batch", "path"), required=True)
     parser.add_argument("--ids-file", default="")
     parser.add_argument("--token", default="")
     parser.add_argument("--connections", type=int, default=32)

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, delete, or_, select, update
+from sqlalchemy import BigInteger, Select, and_, bindparam, cast, delete, or_, select, union_all, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import follows, post_mentions, posts, users
@@ -54,25 +54,56 @@ def _timeline(kind: str, ascending: bool) -> Select:
         statement = statement.join(post_mentions, post_mentions.c.post_id == posts.c.id).where(
             post_mentions.c.user_id == bindparam("user_id")
         )
-    elif kind == "home":
-        # The user's own posts and those of the accounts they follow: each author's posts are a
-        # range of ix_posts_author_id (author_id, id).
-        followed = select(follows.c.followee_id).where(follows.c.follower_id == bindparam("home_id"))
-        statement = statement.where(
-            or_(posts.c.author_id == bindparam("author_id"), posts.c.author_id.in_(followed))
-        )
     else:
         statement = statement.where(posts.c.author_id == bindparam("author_id"))
     order = posts.c.id.asc() if ascending else posts.c.id.desc()
     return statement.where(_bounds(posts.c.id)).order_by(order).limit(bindparam("limit"))
 
 
-# (author | mentions | home, ascending) -> statement; built once so each compiles once per dialect.
+# (author | mentions, ascending) -> statement; built once so each compiles once per dialect.
 _timelines = {
     (kind, ascending): _timeline(kind, ascending)
-    for kind in ("author", "mentions", "home")
+    for kind in ("author", "mentions")
     for ascending in (False, True)
 }
+
+
+def _home_candidates(ascending: bool) -> Select:
+    """Ids of the user's own posts and of the accounts they follow, in id order: read from
+    ix_posts_author_id (author_id, id) alone (a covering index), so no post row is touched until the
+    page's rows are fetched by id."""
+    authors = union_all(
+        select(follows.c.followee_id).where(follows.c.follower_id == bindparam("home_id")),
+        select(cast(bindparam("self_id"), BigInteger)),
+    )
+    order = posts.c.id.asc() if ascending else posts.c.id.desc()
+    return (
+        select(posts.c.id)
+        .where(
+            posts.c.author_id.in_(authors),
+            posts.c.id > bindparam("since_id"),
+            posts.c.id < bindparam("until_id"),
+        )
+        .order_by(order)
+        .limit(bindparam("limit"))
+    )
+
+
+_home = {ascending: _home_candidates(ascending) for ascending in (False, True)}
+# Candidates read beyond the page, so a few filtered out (replies, reposts, deleted) cost no second read.
+HOME_SLACK = 10
+
+
+def _on_page(row: Row, params: dict[str, Any]) -> bool:
+    """The filters `_bounds` applies in SQL, for rows fetched by id (the home timeline)."""
+    return (
+        row["deleted_at"] is None
+        and row["superseded_by"] is None
+        and params["start_ms"] <= row["created_at"] < params["end_ms"]
+        and (params["include_replies"] or row["in_reply_to_post_id"] is None)
+        and (params["include_reposts"] or row["reposted_post_id"] is None)
+    )
+
 
 _bump = {
     name: update(posts)
@@ -143,15 +174,49 @@ class PostStore:
             "include_reposts": int(include_reposts),
         }
         if home_id is not None:
-            kind = "home"
-            params["author_id"] = params["home_id"] = home_id
-        elif author_id is not None:
+            return await self._home_timeline(home_id, params, ascending)
+        if author_id is not None:
             kind = "author"
             params["author_id"] = author_id
         else:
             kind = "mentions"
             params["user_id"] = mentioned_id
         return await self._db.fetch_all(_timelines[(kind, ascending)], params)
+
+    async def _home_timeline(self, user_id: int, params: dict[str, Any], ascending: bool) -> list[Row]:
+        """The home timeline's page in two steps: candidate ids from the authors' index entries, then
+        those rows by id, kept when they pass the page's filters; more candidates while the page is
+        short and the authors have more posts."""
+        limit = params["limit"]
+        since_id, until_id = params["since_id"], params["until_id"]
+        batch = limit + HOME_SLACK
+        kept: list[Row] = []
+        while len(kept) < limit:
+            ids = await self._db.fetch_all(
+                _home[ascending],
+                {
+                    "home_id": user_id,
+                    "self_id": user_id,
+                    "since_id": since_id,
+                    "until_id": until_id,
+                    "limit": batch,
+                },
+            )
+            if not ids:
+                break
+            candidates = [row["id"] for row in ids]
+            rows = {row["id"]: row for row in await self.get_many(candidates)}
+            for post_id in candidates:
+                row = rows.get(post_id)
+                if row is not None and _on_page(row, params):
+                    kept.append(row)
+            if len(ids) < batch:
+                break
+            if ascending:
+                since_id = candidates[-1]
+            else:
+                until_id = candidates[-1]
+        return kept[:limit]
 
     async def max_id(self) -> int:
         return int(await self._db.fetch_value(_max_id) or 0)
