@@ -159,6 +159,18 @@ def test_repost_is_a_post_counted_on_its_source_and_undone(api: Api, server: Liv
     assert metrics(api, source["id"])["retweet_count"] == 1
 
 
+def test_deleting_the_source_deletes_its_reposts(api: Api, server: LiveServer) -> None:
+    author, fan = new_user(api), new_user(api)
+    source = create_ok(api, author)
+    repost_id = repost_ok(api, fan, source["id"])
+    response = api.delete(f"/2/tweets/{source['id']}", auth="none", headers=bearer(author))
+    assert response.status_code == 200, response.text
+    assert lookup(api, repost_id)["errors"] == [not_found_item("tweet", "id", repost_id)]
+    assert user_view(api, fan["id"])["public_metrics"]["tweet_count"] == 0
+    assert [kind for kind, _, _ in logged(server, repost_id)] == ["post.create", "post.delete"]
+    assert unrepost(api, fan, source["id"]).json() == {"data": {"retweeted": False}}
+
+
 def test_repost_text_is_cut_as_the_platform_cuts_it(api: Api) -> None:
     author, fan = new_user(api), new_user(api)
     text = "long " + "word " * 50 + unique_text()

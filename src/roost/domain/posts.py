@@ -12,6 +12,7 @@ from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator, snowflake_ms
 from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
 from roost.storage import posts as post_rows
+from roost.storage import reposts as repost_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor, Row
 from roost.storage.events import append_event
@@ -156,6 +157,10 @@ class PostService:
             if row["author_id"] != user_id:
                 raise errors.forbidden("You are not allowed to delete a Tweet that is not yours.")
             await self.retract(tx, row)
+            # A deleted post takes its reposts with it, each deleted (and announced) as a post.
+            for version in _edit_history(row):
+                for repost in await repost_rows.live_reposts_of(tx, version):
+                    await self.retract(tx, repost)
         return True
 
     async def retract(self, tx: Executor, row: Row) -> None:

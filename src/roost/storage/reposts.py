@@ -18,6 +18,9 @@ _repost_of = select(posts).where(
     posts.c.reposted_post_id == bindparam("source_id"),
     posts.c.deleted_at.is_(None),
 )
+_reposts_of_post = select(posts).where(
+    posts.c.reposted_post_id == bindparam("post_id"), posts.c.deleted_at.is_(None)
+)
 _set_hidden = update(posts).where(posts.c.id == bindparam("id")).values(reply_hidden=bindparam("hidden"))
 
 
@@ -52,6 +55,11 @@ _reposts_of_user = _paged(
 async def repost_of(tx: Executor, user_id: int, source_id: int) -> Row | None:
     """The user's live repost of a post, if there is one."""
     return await tx.fetch_one(_repost_of, {"user_id": user_id, "source_id": source_id})
+
+
+async def live_reposts_of(tx: Executor, post_id: int) -> list[Row]:
+    """Every repost of a post that is not deleted."""
+    return await tx.fetch_all(_reposts_of_post, {"post_id": post_id})
 
 
 async def set_reply_hidden(tx: Executor, post_id: int, hidden: bool) -> None:
