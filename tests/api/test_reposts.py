@@ -292,6 +292,24 @@ def test_reads_of_unknown_and_hidden_posts(api: Api) -> None:
     assert "data" not in body
 
 
+def test_reposts_by_protected_accounts_are_seen_by_their_followers(api: Api) -> None:
+    author, private, follower = new_user(api), new_user(api, protected=True), new_user(api)
+    followed = api.http.post(
+        "/_roost/follows", json={"follower_id": follower["id"], "followee_id": private["id"]}
+    )
+    assert followed.status_code == 201, followed.text
+    source = create_ok(api, author)
+    public_repost = repost_ok(api, new_user(api), source["id"])
+    private_repost = repost_ok(api, private, source["id"])
+    path = f"/2/tweets/{source['id']}/retweets"
+    assert ids(get(api, path)) == [public_repost]  # app-only: no follower of anyone
+    assert ids(get(api, path, author)) == [public_repost]
+    assert ids(get(api, path, follower)) == [private_repost, public_repost]
+    assert ids(get(api, path, private)) == [private_repost, public_repost]
+    # The reposting user is listed either way: users are public.
+    assert len(get(api, f"/2/tweets/{source['id']}/retweeted_by")["data"]) == 2
+
+
 def test_quote_tweets(api: Api) -> None:
     author, quoter = new_user(api), new_user(api)
     source = create_ok(api, author)
