@@ -136,3 +136,17 @@ def test_bounds_and_access(api: Api) -> None:
 def test_empty_timeline_has_only_a_count(api: Api) -> None:
     me = new_user(api)
     assert home_ok(api, me) == {"meta": {"result_count": 0}}
+
+
+def test_a_page_mostly_filtered_out_still_fills(api: Api) -> None:
+    me, friend = new_user(api), new_user(api)
+    follow(api, me, friend)
+    kept = [create_ok(api, friend)["id"] for _ in range(3)]
+    root = create_ok(api, me)["id"]
+    # Far more replies than one read of candidates holds: the page reads on until it has its posts.
+    for _ in range(30):
+        create_ok(api, friend, reply={"in_reply_to_tweet_id": root})
+    body = home_ok(api, me, exclude="replies", max_results="3")
+    assert ids(body) == [root, kept[2], kept[1]]
+    rest = home_ok(api, me, exclude="replies", max_results="3", pagination_token=body["meta"]["next_token"])
+    assert ids(rest) == [kept[0]]

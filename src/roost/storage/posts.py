@@ -92,6 +92,7 @@ def _home_candidates(ascending: bool) -> Select:
 _home = {ascending: _home_candidates(ascending) for ascending in (False, True)}
 # Candidates read beyond the page, so a few filtered out (replies, reposts, deleted) cost no second read.
 HOME_SLACK = 10
+HOME_MAX_BATCH = 1000
 
 
 def _on_page(row: Row, params: dict[str, Any]) -> bool:
@@ -216,6 +217,7 @@ class PostStore:
                 since_id = candidates[-1]
             else:
                 until_id = candidates[-1]
+            batch = min(batch * 4, HOME_MAX_BATCH)  # a page mostly filtered out reads wider each time
         return kept[:limit]
 
     async def max_id(self) -> int:
