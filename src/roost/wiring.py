@@ -49,6 +49,7 @@ from roost.domain.oauth2_flow import OAuth2Flow
 from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.posts import PostService
 from roost.domain.profiles import Profiles
+from roost.domain.reposts import Reposts
 from roost.domain.search import SearchService
 from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
@@ -87,6 +88,7 @@ from roost.storage.events import EventStore
 from roost.storage.lists import ListStore  # lists (issue 14)
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
+from roost.storage.reposts import RepostStore
 from roost.storage.search import SearchStore
 from roost.storage.social import SocialStore
 from roost.storage.stream_links import StreamLinkStore
@@ -164,6 +166,7 @@ class Domain:
     dm_extras: DmExtras
     user_search: UserSearch
     lists: ListService  # lists, their members, followers and pins (issue 14)
+    reposts: Reposts  # reposts, quotes, hidden replies (issue 14)
 
 
 @dataclass(slots=True)
@@ -262,9 +265,10 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     usage = Usage(StreamStore(db), clock, settings)
     events = event_layer(settings, stores, engine, lookup, usage)
     webhooks = WebhookService(db, clock, ids, tokens, settings, apps, users, stores.webhooks, events.outbound)
+    post_service = PostService(db, clock, ids, url_seed=settings.seed)
     domain = Domain(
         lookup=lookup,
-        posts=PostService(db, clock, ids, url_seed=settings.seed),
+        posts=post_service,
         search=SearchService(SearchStore(db), settings, usage),
         timelines=Timelines(posts, lookup),
         social=social,
@@ -292,6 +296,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         dm_extras=DmExtras(db, clock, users, stores.dms),
         user_search=UserSearch(UserSearchStore(db), users),
         lists=ListService(db, clock, ids, ListStore(db), users, posts, lookup),  # lists (issue 14)
+        reposts=Reposts(db, clock, ids, post_service, posts, RepostStore(db), lookup),
     )
     demo = DemoSeed(
         enabled=settings.demo,

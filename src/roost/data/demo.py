@@ -19,6 +19,7 @@ from roost.domain.lists import ListService
 from roost.domain.lookup import Lookup
 from roost.domain.maintenance import DEMO_APP_SETTING, DEMO_USER_SETTING, Maintenance
 from roost.domain.posts import PostService
+from roost.domain.reposts import Reposts
 from roost.storage import apps as app_rows
 from roost.storage import bookmarks as bookmark_rows
 from roost.storage import dm_extras as dm_block_rows
@@ -26,6 +27,7 @@ from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
 from roost.storage.lists import ListStore
 from roost.storage.posts import PostStore, bump_post, bump_user
+from roost.storage.reposts import RepostStore
 from roost.storage.users import UserStore
 
 DEMO_USERNAME = "roost_dev"
@@ -232,12 +234,14 @@ class DemoSeed:
         await self._follow_counts(people)
         past_clock = Clock(frozen_ms=start)
         # Some drawn replies and quotes target protected posts: the seed keeps them, so the dataset stays.
-        posting = PostService(
-            self._db, past_clock, SnowflakeGenerator(past_clock, worker=3), self._seed, check_visibility=False
-        )
+        post_ids = SnowflakeGenerator(past_clock, worker=3)
+        posting = PostService(self._db, past_clock, post_ids, self._seed, check_visibility=False)
         await _posts(posting, past_clock, people, media_ids, rng, posts, now)
         await self._social_extras(owner, people, now)
         await _lists(self._db, self._users, people, random.Random(self._seed + 14))  # lists (issue 14)
+        await _reposts_and_hidden_replies(
+            self._db, self._users, posting, past_clock, post_ids, people, self._seed
+        )
         await self._maintenance.observe_ids()
         return {"app": app, "user": owner}
 
@@ -422,3 +426,44 @@ async def _lists(db: Database, users: UserStore, people: list[dict], rng: random
         clock.advance(60)
         await service.follow(fan["id"], storage)
     await service.pin(owner["id"], storage)
+
+
+# ---- reposts and a hidden reply (issue 14) --------------------------------------------------------
+
+
+async def _reposts_and_hidden_replies(
+    db: Database,
+    users: UserStore,
+    posting: PostService,
+    clock: Clock,
+    ids: SnowflakeGenerator,
+    people: list[dict],
+    seed: int,
+) -> None:
+    """Reposts (some of the demo user's posts among them, so reposts_of_me answers; two by the demo
+    user, so the home timeline shows reposts) and a reply the demo user hid, made after every other
+    demo object with a generator of their own: nothing made before changes."""
+    rng = random.Random(seed + 14)
+    store = PostStore(db)
+    reposts = Reposts(db, clock, ids, posting, store, RepostStore(db), Lookup(store, users))
+    owner = people[0]
+    public = [person for person in people if not person["protected"]]
+    recent = await store.timeline(author_id=owner["id"], limit=20)
+    others = [
+        row
+        for person in rng.sample(public[1:], 8)
+        for row in await store.timeline(author_id=person["id"], limit=3)
+    ]
+    for source in rng.sample(recent, 4):
+        clock.advance(1)
+        await reposts.repost(rng.choice(public[1:])["id"], {"tweet_id": str(source["id"])})
+    for index, source in enumerate(rng.sample(others, 8)):
+        clock.advance(1)
+        reposter = owner if index < 2 else rng.choice(public[1:])
+        await reposts.repost(reposter["id"], {"tweet_id": str(source["id"])})
+    clock.advance(1)
+    replier = rng.choice(public[1:])
+    reply = await posting.create(
+        replier["id"], {"text": "Off topic, sorry!", "reply": {"in_reply_to_tweet_id": str(recent[0]["id"])}}
+    )
+    await reposts.hide_reply(owner["id"], reply["id"], {"hidden": True})

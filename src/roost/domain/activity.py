@@ -68,7 +68,9 @@ SPEC_EVENT_TYPES = (
 )
 # The product description's names for the badge updates; accepted next to the `*_badge` ones.
 SEED_EVENT_TYPES = ("profile.update.verified", "profile.update.affiliate")
-EVENT_TYPES = SPEC_EVENT_TYPES + SEED_EVENT_TYPES
+# Listed by the docs repository's document, not by 2.167: a repost made by the filter's user (issue 14).
+DOCS_EVENT_TYPES = ("post.repost.create",)
+EVENT_TYPES = SPEC_EVENT_TYPES + SEED_EVENT_TYPES + DOCS_EVENT_TYPES
 _EVENT_TYPE_SET = frozenset(EVENT_TYPES)
 
 # Names used before 2026-03-18, mapped to today's; refused from that instant on (by `services.clock`).

@@ -12,6 +12,7 @@ from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator, snowflake_ms
 from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
 from roost.storage import posts as post_rows
+from roost.storage import reposts as repost_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor, Row
 from roost.storage.events import append_event
@@ -74,7 +75,22 @@ class Draft:
         )
 
 
-_METRICS = ("retweet_count", "reply_count", "like_count", "quote_count", "bookmark_count", "impression_count")
+METRICS = ("retweet_count", "reply_count", "like_count", "quote_count", "bookmark_count", "impression_count")
+# The post a post points at, and the counter of that post it moves.
+_TARGET_COUNTERS = (
+    ("in_reply_to_post_id", "reply_count"),
+    ("quoted_post_id", "quote_count"),
+    ("reposted_post_id", "retweet_count"),
+)
+
+
+async def count_new(tx: Executor, row: dict[str, Any]) -> None:
+    """The counters a new post moves: its author's post count and the counter of what it replies
+    to, quotes or reposts."""
+    await post_rows.bump_user(tx, row["author_id"], "tweet_count", 1)
+    for column, counter in _TARGET_COUNTERS:
+        if row[column] is not None:
+            await post_rows.bump_post(tx, row[column], counter, 1)
 
 
 class PostService:
@@ -111,7 +127,7 @@ class PostService:
             media_keys = await self._media_keys(tx, author_id, draft.media_ids)
             poll_id = await self._create_poll(tx, draft.poll, now) if draft.poll else None
             stored_text, entities = self._entities(draft.text)
-            mentioned = await self._resolve_mentions(tx, entities)
+            mentioned = await self.resolve_mentions(tx, entities)
             row = _post_row(
                 post_id,
                 author_id,
@@ -126,18 +142,27 @@ class PostService:
                 poll_id,
             )
             await post_rows.insert_post(tx, row, mentioned)
-            await self._count(tx, row, previous, parent, media_keys)
-            await post_rows.set_most_recent(tx, author_id, post_id)
-            await append_event(
-                tx,
-                event_id=self._ids.next_id(),
-                kind="post.edit" if previous else "post.create",
-                created_at=now,
-                user_id=author_id,
-                object_id=post_id,
-                payload={"post_id": str(post_id), "author_id": str(author_id)},
-            )
+            await self._count(tx, row, previous, media_keys)
+            await self.announce(tx, row, "post.edit" if previous else "post.create")
         return row
+
+    async def announce(self, tx: Executor, row: dict[str, Any], kind: str) -> None:
+        """A stored post becomes its author's latest and goes on the event log (every post-shaped
+        write ends here: new posts, edits, reposts)."""
+        author_id = row["author_id"]
+        await post_rows.set_most_recent(tx, author_id, row["id"])
+        payload = {"post_id": str(row["id"]), "author_id": str(author_id)}
+        if row["reposted_post_id"] is not None:
+            payload["reposted_post_id"] = str(row["reposted_post_id"])
+        await append_event(
+            tx,
+            event_id=self._ids.next_id(),
+            kind=kind,
+            created_at=row["created_at"],
+            user_id=author_id,
+            object_id=row["id"],
+            payload=payload,
+        )
 
     async def delete(self, user_id: int, post_id: int) -> bool:
         async with self._db.transaction() as tx:
@@ -146,26 +171,38 @@ class PostService:
                 raise errors.not_found_problem(f"Could not find tweet with id: [{post_id}].")
             if row["author_id"] != user_id:
                 raise errors.forbidden("You are not allowed to delete a Tweet that is not yours.")
-            now = self._clock.now_ms()
-            versions = jsonio.loads(row["edit_history"]) if row["edit_history"] else [post_id]
-            for version in versions:
-                await post_rows.mark_deleted(tx, version, now)
-            await post_rows.bump_user(tx, user_id, "tweet_count", -1)
-            if row["in_reply_to_post_id"] is not None:
-                await post_rows.bump_post(tx, row["in_reply_to_post_id"], "reply_count", -1)
-            if row["quoted_post_id"] is not None:
-                await post_rows.bump_post(tx, row["quoted_post_id"], "quote_count", -1)
-            await post_rows.set_most_recent(tx, user_id, await post_rows.latest_post_of(tx, user_id))
-            await append_event(
-                tx,
-                event_id=self._ids.next_id(),
-                kind="post.delete",
-                created_at=now,
-                user_id=user_id,
-                object_id=post_id,
-                payload={"post_id": str(post_id), "author_id": str(user_id)},
-            )
+            await self.retract(tx, row)
+            # A deleted post takes its reposts with it, each deleted (and announced) as a post.
+            for version in _edit_history(row):
+                for repost in await repost_rows.live_reposts_of(tx, version):
+                    await self.retract(tx, repost)
         return True
+
+    async def retract(self, tx: Executor, row: Row) -> None:
+        """Delete a stored post (every version), undo its counters and announce the delete (the
+        `post.delete` event that account activity, activity events and the compliance stream read)."""
+        post_id, user_id = row["id"], row["author_id"]
+        now = self._clock.now_ms()
+        versions = jsonio.loads(row["edit_history"]) if row["edit_history"] else [post_id]
+        for version in versions:
+            await post_rows.mark_deleted(tx, version, now)
+        await post_rows.bump_user(tx, user_id, "tweet_count", -1)
+        for column, counter in _TARGET_COUNTERS:
+            if row[column] is not None:
+                await post_rows.bump_post(tx, row[column], counter, -1)
+        await post_rows.set_most_recent(tx, user_id, await post_rows.latest_post_of(tx, user_id))
+        payload = {"post_id": str(post_id), "author_id": str(user_id)}
+        if row["reposted_post_id"] is not None:
+            payload["reposted_post_id"] = str(row["reposted_post_id"])
+        await append_event(
+            tx,
+            event_id=self._ids.next_id(),
+            kind="post.delete",
+            created_at=now,
+            user_id=user_id,
+            object_id=post_id,
+            payload=payload,
+        )
 
     # ---- rules -----------------------------------------------------------------------------------
 
@@ -204,7 +241,6 @@ class PostService:
         tx: Executor,
         row: dict[str, Any],
         previous: Row | None,
-        parent: Row | None,
         media_keys: list[str],
     ) -> None:
         """Counters: a new version moves its reply and quote counts; a new post counts everywhere."""
@@ -214,11 +250,7 @@ class PostService:
             await self._retarget(tx, previous, row)
             return
         author_id = row["author_id"]
-        await post_rows.bump_user(tx, author_id, "tweet_count", 1)
-        if parent is not None:
-            await post_rows.bump_post(tx, parent["id"], "reply_count", 1)
-        if row["quoted_post_id"] is not None:
-            await post_rows.bump_post(tx, row["quoted_post_id"], "quote_count", 1)
+        await count_new(tx, row)
         if media_keys:
             await post_rows.bump_user(tx, author_id, "media_count", len(media_keys))
 
@@ -323,7 +355,7 @@ class PostService:
         )
         return poll_id
 
-    async def _resolve_mentions(self, tx: Executor, entities: dict[str, Any]) -> list[int]:
+    async def resolve_mentions(self, tx: Executor, entities: dict[str, Any]) -> list[int]:
         mentions = entities.get("mentions") or []
         if not mentions:
             return []
@@ -408,7 +440,7 @@ def _post_row(
         "deleted_at": None,
         "reply_hidden": previous["reply_hidden"] if previous is not None else 0,
     }
-    for metric in _METRICS:
+    for metric in METRICS:
         row[metric] = previous[metric] if previous is not None else 0
     return row
 

@@ -65,6 +65,18 @@ class Timelines:
             include_reposts="retweets" not in exclude,
         )
 
+    async def home(self, user_id: int, window: Window, exclude: frozenset[str]) -> Page:
+        """The user's home timeline: their own posts and reposts and those of the accounts they
+        follow, newest first (the caller is the user: the handler checks)."""
+        return await self.page(
+            user_id,
+            window,
+            f"home:{user_id}",
+            home_id=user_id,
+            include_replies="replies" not in exclude,
+            include_reposts="retweets" not in exclude,
+        )
+
     async def mentions(self, viewer_id: int | None, user_id: int, window: Window) -> Page:
         return await self.page(viewer_id, window, "mentions", mentioned_id=user_id)
 

@@ -24,6 +24,7 @@ from roost.storage import users as user_rows
 from roost.storage.db import Database
 from roost.storage.maintenance import all_keys
 from roost.storage.posts import PostStore
+from roost.storage.reposts import set_reply_hidden
 from roost.storage.users import UserStore
 
 
@@ -205,6 +206,14 @@ def _collect(payload: Any) -> dict[str, list[dict[str, Any]]]:
     return buckets
 
 
+def _hidden_reply_ids(payload: dict[str, Any]) -> list[int]:
+    """The `hidden_replies` section: ids of replies hidden by their conversation's author."""
+    items = payload.get("hidden_replies") or []
+    if not isinstance(items, list):
+        raise errors.invalid_body("$.hidden_replies: array expected")
+    return [_int(item, "hidden_replies[]") for item in items]
+
+
 class Transfer:
     def __init__(
         self, db: Database, users: UserStore, posts: PostStore, clock: Clock, maintenance: Maintenance
@@ -247,11 +256,14 @@ class Transfer:
             counts.update(await import_bookmarks(tx, payload, self._clock.now_ms()))
             # Lists, memberships, follows and pins (issue 14), after the users they name.
             counts.update(await list_transfer.import_lists(tx, payload, self._clock.now_ms()))
+            # ---- hidden replies (issue 14): ids of replies their conversation's author hid ----
+            for hidden_id in _hidden_reply_ids(payload):
+                await set_reply_hidden(tx, hidden_id, True)
         await self._maintenance.observe_ids()
         self._users.forget_protected()
         return counts
 
-    async def export_objects(self) -> dict[str, list[dict[str, Any]]]:
+    async def export_objects(self) -> dict[str, list[Any]]:
         """Every object with every field, in the tweet vocabulary (re-importable)."""
         context = RenderContext(now_ms=self._clock.now_ms())
         users = await self._users.get_many(await all_keys(self._db, "users"))
@@ -268,4 +280,8 @@ class Transfer:
             # Issue 14: bookmarks and their folders.
             **await export_bookmarks(self._db),
             **await list_transfer.export_lists(self._db, self._clock),  # lists (issue 14)
+            # Hidden replies (issue 14): not a field of the post object, so a section of its own.
+            "hidden_replies": [
+                str(row["id"]) for row in posts if row["deleted_at"] is None and row["reply_hidden"]
+            ],
         }

@@ -3,7 +3,8 @@ each answer a list of these, and the dispatcher records them as delivery rows.
 
 Event log conventions every writer follows (`events.kind`, `events.user_id` = the user whose activity
 it is, `events.payload` JSON with ids as strings):
-- `post.create` / `post.edit` / `post.delete`: {post_id, author_id}
+- `post.create` / `post.edit` / `post.delete`: {post_id, author_id}, plus `reposted_post_id` when the
+  post is a repost
 - `like.create` / `like.delete`: {user_id, post_id, post_author_id}
 - `follow.follow` / `follow.unfollow`, `block.block` / `block.unblock`, `mute.mute` / `mute.unmute`:
   {source_id, target_id} (user_id = source)

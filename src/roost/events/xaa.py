@@ -173,6 +173,9 @@ class ActivityEvents:
             # post.mention.create: the same post, for subscriptions on each user it mentions.
             for mentioned in await self._aaa.mentioned_user_ids(int(payload["post_id"])):
                 targets.append((("post.mention.create",), mentioned, None))
+            if "reposted_post_id" in payload:
+                # post.repost.create: the repost, for subscriptions on the user who reposted.
+                targets.append((("post.repost.create",), int(payload["author_id"]), None))
         if not targets:
             return []
         if kind.startswith("post.") and int(payload["author_id"]) in await self._users.protected_ids():

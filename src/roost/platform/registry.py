@@ -11,6 +11,7 @@ from roost.platform import (
     like_streams,
     lists,
     media,
+    reposts,
     search,
     social,
     stream,
@@ -43,4 +44,5 @@ def all_operations() -> list[Operation]:
         *dm_extras.OPERATIONS,
         *user_search.OPERATIONS,
         *lists.OPERATIONS,
+        *reposts.OPERATIONS,  # reposts, quotes, hidden replies, home timeline (issue 14)
     ]

@@ -6,10 +6,10 @@ from collections.abc import Awaitable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, delete, or_, select, update
+from sqlalchemy import BigInteger, Select, and_, bindparam, cast, delete, or_, select, union_all, update
 
 from roost.storage.db import Database, Executor, Row
-from roost.storage.schema import post_mentions, posts, users
+from roost.storage.schema import follows, post_mentions, posts, users
 from roost.storage.search import add_document
 from roost.storage.statements import binds, in_params, insert_all, sized
 
@@ -48,9 +48,9 @@ def _bounds(column_id: Any) -> Any:
     )
 
 
-def _timeline(by_mention: bool, ascending: bool) -> Select:
+def _timeline(kind: str, ascending: bool) -> Select:
     statement = select(posts)
-    if by_mention:
+    if kind == "mentions":
         statement = statement.join(post_mentions, post_mentions.c.post_id == posts.c.id).where(
             post_mentions.c.user_id == bindparam("user_id")
         )
@@ -60,12 +60,51 @@ def _timeline(by_mention: bool, ascending: bool) -> Select:
     return statement.where(_bounds(posts.c.id)).order_by(order).limit(bindparam("limit"))
 
 
-# (by mention, ascending) -> statement; built once so each compiles once per dialect.
+# (author | mentions, ascending) -> statement; built once so each compiles once per dialect.
 _timelines = {
-    (mention, ascending): _timeline(mention, ascending)
-    for mention in (False, True)
+    (kind, ascending): _timeline(kind, ascending)
+    for kind in ("author", "mentions")
     for ascending in (False, True)
 }
+
+
+def _home_candidates(ascending: bool) -> Select:
+    """Ids of the user's own posts and of the accounts they follow, in id order: read from
+    ix_posts_author_id (author_id, id) alone (a covering index), so no post row is touched until the
+    page's rows are fetched by id."""
+    authors = union_all(
+        select(follows.c.followee_id).where(follows.c.follower_id == bindparam("home_id")),
+        select(cast(bindparam("self_id"), BigInteger)),
+    )
+    order = posts.c.id.asc() if ascending else posts.c.id.desc()
+    return (
+        select(posts.c.id)
+        .where(
+            posts.c.author_id.in_(authors),
+            posts.c.id > bindparam("since_id"),
+            posts.c.id < bindparam("until_id"),
+        )
+        .order_by(order)
+        .limit(bindparam("limit"))
+    )
+
+
+_home = {ascending: _home_candidates(ascending) for ascending in (False, True)}
+# Candidates read beyond the page, so a few filtered out (replies, reposts, deleted) cost no second read.
+HOME_SLACK = 10
+HOME_MAX_BATCH = 1000
+
+
+def _on_page(row: Row, params: dict[str, Any]) -> bool:
+    """The filters `_bounds` applies in SQL, for rows fetched by id (the home timeline)."""
+    return (
+        row["deleted_at"] is None
+        and row["superseded_by"] is None
+        and params["start_ms"] <= row["created_at"] < params["end_ms"]
+        and (params["include_replies"] or row["in_reply_to_post_id"] is None)
+        and (params["include_reposts"] or row["reposted_post_id"] is None)
+    )
+
 
 _bump = {
     name: update(posts)
@@ -116,6 +155,7 @@ class PostStore:
         *,
         author_id: int | None = None,
         mentioned_id: int | None = None,
+        home_id: int | None = None,
         since_id: int = 0,
         until_id: int = MAX_ID,
         start_ms: int = 0,
@@ -134,11 +174,51 @@ class PostStore:
             "include_replies": int(include_replies),
             "include_reposts": int(include_reposts),
         }
+        if home_id is not None:
+            return await self._home_timeline(home_id, params, ascending)
         if author_id is not None:
+            kind = "author"
             params["author_id"] = author_id
         else:
+            kind = "mentions"
             params["user_id"] = mentioned_id
-        return await self._db.fetch_all(_timelines[(author_id is None, ascending)], params)
+        return await self._db.fetch_all(_timelines[(kind, ascending)], params)
+
+    async def _home_timeline(self, user_id: int, params: dict[str, Any], ascending: bool) -> list[Row]:
+        """The home timeline's page in two steps: candidate ids from the authors' index entries, then
+        those rows by id, kept when they pass the page's filters; more candidates while the page is
+        short and the authors have more posts."""
+        limit = params["limit"]
+        since_id, until_id = params["since_id"], params["until_id"]
+        batch = limit + HOME_SLACK
+        kept: list[Row] = []
+        while len(kept) < limit:
+            ids = await self._db.fetch_all(
+                _home[ascending],
+                {
+                    "home_id": user_id,
+                    "self_id": user_id,
+                    "since_id": since_id,
+                    "until_id": until_id,
+                    "limit": batch,
+                },
+            )
+            if not ids:
+                break
+            candidates = [row["id"] for row in ids]
+            rows = {row["id"]: row for row in await self.get_many(candidates)}
+            for post_id in candidates:
+                row = rows.get(post_id)
+                if row is not None and _on_page(row, params):
+                    kept.append(row)
+            if len(ids) < batch:
+                break
+            if ascending:
+                since_id = candidates[-1]
+            else:
+                until_id = candidates[-1]
+            batch = min(batch * 4, HOME_MAX_BATCH)  # a page mostly filtered out reads wider each time
+        return kept[:limit]
 
     async def max_id(self) -> int:
         return int(await self._db.fetch_value(_max_id) or 0)
