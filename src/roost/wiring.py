@@ -35,6 +35,8 @@ from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
 from roost.domain.bookmarks import Bookmarks
+from roost.domain.compliance import ComplianceJobs
+from roost.domain.compliance_objects import COMPLIANCE_KINDS
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
@@ -51,6 +53,8 @@ from roost.domain.search import SearchService
 from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
+from roost.domain.space_objects import SPACE_EXPANSIONS, SPACE_KINDS
+from roost.domain.space_reads import SpaceReads
 from roost.domain.spaces import Spaces
 from roost.domain.stream_links import StreamLinkService
 from roost.domain.stream_rules import StreamRuleService
@@ -86,6 +90,7 @@ from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.search import SearchStore
 from roost.storage.social import SocialStore
+from roost.storage.spaces import SpaceStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
 from roost.storage.streams import StreamStore
@@ -160,6 +165,9 @@ class Domain:
     bookmarks: Bookmarks
     dm_extras: DmExtras
     user_search: UserSearch
+    # Issue 15, the Spaces reads and batch compliance jobs:
+    space_reads: SpaceReads
+    compliance: ComplianceJobs
 
 
 @dataclass(slots=True)
@@ -178,7 +186,10 @@ class Server:
 
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
-    return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
+    return FieldsEngine(
+        (*KINDS, *DM_KINDS, *LIKE_KINDS, *SPACE_KINDS, *COMPLIANCE_KINDS),  # issue 15: spaces, compliance
+        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **SPACE_EXPANSIONS},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +295,9 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
         dm_extras=DmExtras(db, clock, users, stores.dms),
         user_search=UserSearch(UserSearchStore(db), users),
+        # Issue 15, the Spaces reads and batch compliance jobs:
+        space_reads=SpaceReads(SpaceStore(db), lookup),
+        compliance=ComplianceJobs(db, clock, ids, tokens, settings, posts, users),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from roost.platform import (
     activity,
     bookmarks,
+    compliance,
     connections,
     dm_extras,
     dms,
@@ -12,6 +13,7 @@ from roost.platform import (
     media,
     search,
     social,
+    spaces,
     stream,
     stream_webhooks,
     streams,
@@ -41,4 +43,7 @@ def all_operations() -> list[Operation]:
         *bookmarks.OPERATIONS,
         *dm_extras.OPERATIONS,
         *user_search.OPERATIONS,
+        # Issue 15: spaces and compliance jobs.
+        *spaces.OPERATIONS,
+        *compliance.OPERATIONS,
     ]
