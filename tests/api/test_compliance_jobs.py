@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -12,8 +13,22 @@ import httpx
 import pytest
 from tests.api.helpers import User, create_ok, delete_as, invalid_request
 from tests.support.client import Api
+from tests.support.server import LiveServer
 
 PROCESSING_S = 60  # the default processing time of a job
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    """A server of its own: these tests move its clock by days."""
+    live = LiveServer(tag="compliance", rate_limits=False).start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def credentials(server: LiveServer) -> dict[str, Any]:
+    return httpx.get(server.base_url + "/_roost/credentials", timeout=30).json()
 
 
 def new_app(api: Api) -> dict[str, Any]:
