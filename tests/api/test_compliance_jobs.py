@@ -336,3 +336,25 @@ def test_list_filters_are_accepted(api: Api, status: str) -> None:
         params={"type": "tweets", "status": status},
     )
     assert response.status_code == 200 and response.json() == {}
+
+
+def test_urls_follow_the_host_the_request_came_to(api: Api) -> None:
+    """Through `roost run`'s redirect a program addresses the platform's host: its job URLs are on
+    that host (which the redirect sends back to roost), and work there."""
+    app = new_app(api)
+    platform = {"Host": "api.x.com", "X-Forwarded-Proto": "https"}
+    response = api.post(
+        "/2/compliance/jobs", auth="none", headers={**app_bearer(app), **platform}, json={"type": "users"}
+    )
+    job = response.json()["data"]
+    assert job["upload_url"].startswith(
+        f"https://api.x.com/storage/twttr-user-compliance/{job['id']}/submission/"
+    )
+    assert job["download_url"].startswith(
+        f"https://api.x.com/storage/twttr-user-compliance/{job['id']}/delivery/"
+    )
+    put = api.http.put(
+        relative(job["upload_url"]), content="1\n", headers={"Content-Type": "text/plain", **platform}
+    )
+    assert put.status_code == 200
+    assert get_job(api, app, job["id"])["upload_url"].startswith(api.base_url + "/storage/")

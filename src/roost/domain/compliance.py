@@ -130,7 +130,7 @@ class ComplianceJobs:
 
     # ---- the v2 operations ----------------------------------------------------------------------
 
-    async def create(self, app_id: int, body: Any) -> Row:
+    async def create(self, app_id: int, body: Any, origin: str = "") -> Row:
         job_type, name, resumable = _job_body(body)
         limit = self._settings.whole("compliance_job_limit", 1, positive=True)
         async with self._db.transaction() as tx:
@@ -161,20 +161,20 @@ class ComplianceJobs:
                 "result": None,
             }
             await job_rows.insert_job(tx, row)
-        return self._view(row)
+        return self._view(row, origin)
 
-    async def get(self, app_id: int, job_id: int) -> Row:
+    async def get(self, app_id: int, job_id: int, origin: str = "") -> Row:
         async with self._db.transaction() as tx:
             row = await job_rows.get_job_tx(tx, job_id)
             if row is None or row["app_id"] != app_id:
                 raise errors.not_found_problem(f"Could not find compliance job with id: [{job_id}].")
-            return self._view(await self._settle(tx, row))
+            return self._view(await self._settle(tx, row), origin)
 
-    async def list_jobs(self, app_id: int, job_type: str, status: str | None) -> list[Row]:
+    async def list_jobs(self, app_id: int, job_type: str, status: str | None, origin: str = "") -> list[Row]:
         """The app's jobs of a type, newest first, optionally of one status."""
         async with self._db.transaction() as tx:
             rows = [await self._settle(tx, row) for row in await job_rows.jobs_tx(tx, app_id, job_type)]
-        return [self._view(row) for row in rows if status is None or row["status"] == status]
+        return [self._view(row, origin) for row in rows if status is None or row["status"] == status]
 
     async def set_standing(self, user_id: int, body: Any) -> Row:
         """The control plane's account standing: `suspended` and `deactivated` (true or false) and
@@ -363,7 +363,7 @@ class ComplianceJobs:
     def _session_id(self, row: Row) -> str:
         return hashlib.sha256(f"{row['signature']}:session".encode()).hexdigest()[:40]
 
-    def _url(self, row: Row, stage: str) -> str:
+    def _url(self, row: Row, stage: str, origin: str) -> str:
         folder = "submission" if stage == "upload" else "delivery"
         expires = UPLOAD_EXPIRES_S if stage == "upload" else DOWNLOAD_EXPIRES_S
         signed = "content-type%3Bhost" if stage == "upload" else "host"
@@ -372,14 +372,21 @@ class ComplianceJobs:
             f"roost-compliance@roost.iam.gserviceaccount.com/{day[:8]}/auto/storage/goog4_request", safe=""
         )
         return (
-            f"{self._settings.base_url}/storage/{BUCKETS[row['type']]}/{row['id']}/{folder}/"
+            f"{origin or self._settings.base_url}/storage/{BUCKETS[row['type']]}/{row['id']}/{folder}/"
             f"{row['app_id']}_{row['id']}?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential={credential}"
             f"&X-Goog-Date={day}&X-Goog-Expires={expires}&X-Goog-SignedHeaders={signed}"
             f"&X-Goog-Signature={self._signature(row, stage)}"
         )
 
-    def _view(self, row: Row) -> Row:
-        return {**row, "upload_url": self._url(row, "upload"), "download_url": self._url(row, "download")}
+    def _view(self, row: Row, origin: str) -> Row:
+        """The job with its URLs, on the origin the request came to: a program that reached roost
+        through `roost run`'s redirect gets URLs on the platform's host, which the redirect sends
+        back to roost; one that names roost's address gets that address."""
+        return {
+            **row,
+            "upload_url": self._url(row, "upload", origin),
+            "download_url": self._url(row, "download", origin),
+        }
 
     async def _url_job(self, tx: Executor, job_id: int, bucket: str, signature: str, stage: str) -> Row:
         stored = await job_rows.get_job_tx(tx, job_id)

@@ -12,18 +12,20 @@ LIMIT = RateLimit(app=150)
 
 
 async def create_job(call: Call) -> Objects:
-    row = await call.domain.compliance.create(call.principal.app_id, call.body)
+    row = await call.domain.compliance.create(call.principal.app_id, call.body, call.origin)
     return Objects([row], single=True)
 
 
 async def jobs(call: Call) -> Objects:
     params = call.params
-    rows = await call.domain.compliance.list_jobs(call.principal.app_id, params["type"], params.get("status"))
+    rows = await call.domain.compliance.list_jobs(
+        call.principal.app_id, params["type"], params.get("status"), call.origin
+    )
     return Objects(rows)  # live traffic: no meta
 
 
 async def job(call: Call) -> Objects:
-    row = await call.domain.compliance.get(call.principal.app_id, call.params["id"])
+    row = await call.domain.compliance.get(call.principal.app_id, call.params["id"], call.origin)
     return Objects([row], single=True)
 
 

@@ -64,7 +64,12 @@ def compliance_storage_routes(jobs: ComplianceJobs) -> list[BaseRoute]:
                         400, "InvalidArgument", "Invalid argument.", "POST needs x-goog-resumable: start."
                     )
                 upload_id = await jobs.start_session(job_id, bucket, signature)
-                location = f"{request.url.replace(query=request.url.query + '&upload_id=' + upload_id)}"
+                scheme = (
+                    request.headers.get("x-forwarded-proto", "").split(",")[0].strip() or request.url.scheme
+                )
+                host = request.headers.get("host") or request.url.netloc
+                query = f"{request.url.query}&upload_id={upload_id}"
+                location = f"{scheme}://{host}{request.url.path}?{query}"
                 return Response(b"", status_code=201, headers={"Location": location})
             content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
             if session is None and content_type != "text/plain":
