@@ -337,3 +337,28 @@ def test_demo_owner_sees_buyers(api: Api, credentials: dict[str, Any]) -> None:
     assert space["creator_id"] == credentials["user_id"]
     body = get(api, f"/2/spaces/{space['id']}/buyers", auth="oauth2")
     assert body["meta"]["result_count"] == 3
+
+
+# ---- import and export --------------------------------------------------------------------------------
+
+
+def test_export_and_import_carry_spaces_and_tickets(api: Api, make_user: Any) -> None:
+    host, buyer = make_user(), make_user()
+    space = new_space(api, host, is_ticketed=True, topic_ids=[TECHNOLOGY["id"]], lang="en")
+    api.http.post(f"/_roost/spaces/{space['id']}/tickets", json={"user_id": buyer["id"]})
+    exported = api.http.get("/_roost/export").json()
+    [item] = [item for item in exported["spaces"] if item["id"] == space["id"]]
+    assert item == get(api, f"/2/spaces/{space['id']}", **{"space.fields": ALL_FIELDS})["data"]
+    assert {"space_id": space["id"], "user_id": buyer["id"]}.items() <= next(
+        ticket for ticket in exported["space_tickets"] if ticket["space_id"] == space["id"]
+    ).items()
+
+    copy = {**item, "id": "1" + uuid.uuid4().hex[:12]}
+    payload = {"spaces": [copy], "space_tickets": [{"space_id": copy["id"], "user_id": buyer["id"]}]}
+    counts = api.http.post("/_roost/import", json=payload).json()["imported"]
+    assert (counts["spaces"], counts["space_tickets"]) == (1, 1)
+    again = api.http.post("/_roost/import", json=payload).json()["imported"]
+    assert (again["spaces"], again["space_tickets"]) == (0, 0)
+    assert get(api, f"/2/spaces/{copy['id']}", **{"space.fields": ALL_FIELDS})["data"] == copy
+    bad = api.http.post("/_roost/import", json={"spaces": [{**copy, "id": "not-a-space!"}]})
+    assert bad.status_code == 400

@@ -92,6 +92,10 @@ async def all_spaces_tx(tx: Executor) -> list[Row]:
     return await tx.fetch_all(_all_spaces)
 
 
+async def all_tickets_tx(tx: Executor) -> list[Row]:
+    return await tx.fetch_all(_all_tickets)
+
+
 # ---- reads ----------------------------------------------------------------------------------------
 
 
@@ -119,6 +123,3 @@ class SpaceStore:
     async def posts(self, space_id: str, limit: int, offset: int) -> list[Row]:
         pattern = f"%/i/spaces/{space_id.lower()}%"
         return await self._db.fetch_all(_space_posts, {"pattern": pattern, "limit": limit, "offset": offset})
-
-    async def export(self) -> tuple[list[Row], list[Row]]:
-        return await self._db.fetch_all(_all_spaces), await self._db.fetch_all(_all_tickets)
