@@ -14,6 +14,7 @@ from roost.control.ads import ads_routes
 from roost.control.deliveries import delivery_routes
 from roost.control.routes import build_control_app
 from roost.control.social import social_routes
+from roost.control.spaces import space_routes
 from roost.control.state import ServerState
 from roost.core.clock import Clock
 from roost.core.wire import ASGIApp, Receive, Scope, Send
@@ -21,6 +22,7 @@ from roost.events.dispatch import Dispatcher
 from roost.events.hub import StreamHub
 from roost.oauth import oauth_routes
 from roost.oauth.limits import OAuthLimits
+from roost.platform.compliance_storage import compliance_storage_routes
 from roost.platform.openapi import build_document
 from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
@@ -48,6 +50,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("/1.1/oauth", PAGES),  # the same OAuth 1.0a flow under its v1.1 paths
     ("/i/oauth", PAGES),  # the authorize pages under /i/
     ("/_roost", PAGES),  # the control plane
+    ("/storage/", PAGES),  # compliance jobs' pre-signed upload and download URLs (issue 15)
 )
 
 
@@ -106,6 +109,8 @@ class RoostApp:
                 *oauth,
                 *delivery_routes(server.domain.deliveries),
                 *social_routes(state),
+                *space_routes(state),  # issue 15: Spaces and account standing,
+                *compliance_storage_routes(server.domain.compliance),  # and the compliance jobs' URLs
                 *ads_routes(server.ads),
             ],
         )

@@ -35,6 +35,8 @@ from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
 from roost.domain.bookmarks import Bookmarks
+from roost.domain.compliance import ComplianceJobs
+from roost.domain.compliance_objects import COMPLIANCE_KINDS
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
@@ -54,6 +56,8 @@ from roost.domain.search import SearchService
 from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
+from roost.domain.space_objects import SPACE_EXPANSIONS, SPACE_KINDS
+from roost.domain.space_reads import SpaceReads
 from roost.domain.spaces import Spaces
 from roost.domain.stream_links import StreamLinkService
 from roost.domain.stream_rules import StreamRuleService
@@ -91,6 +95,7 @@ from roost.storage.replays import ReplayStore
 from roost.storage.reposts import RepostStore
 from roost.storage.search import SearchStore
 from roost.storage.social import SocialStore
+from roost.storage.spaces import SpaceStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
 from roost.storage.streams import StreamStore
@@ -167,6 +172,9 @@ class Domain:
     user_search: UserSearch
     lists: ListService  # lists, their members, followers and pins (issue 14)
     reposts: Reposts  # reposts, quotes, hidden replies (issue 14)
+    # Issue 15, the Spaces reads and batch compliance jobs:
+    space_reads: SpaceReads
+    compliance: ComplianceJobs
 
 
 @dataclass(slots=True)
@@ -186,8 +194,8 @@ class Server:
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
     return FieldsEngine(
-        (*KINDS, *DM_KINDS, *LIKE_KINDS, *LIST_KINDS),
-        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **LIST_EXPANSIONS},
+        (*KINDS, *DM_KINDS, *LIKE_KINDS, *LIST_KINDS, *SPACE_KINDS, *COMPLIANCE_KINDS),
+        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **LIST_EXPANSIONS, **SPACE_EXPANSIONS},
     )
 
 
@@ -297,6 +305,9 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         user_search=UserSearch(UserSearchStore(db), users),
         lists=ListService(db, clock, ids, ListStore(db), users, posts, lookup),  # lists (issue 14)
         reposts=Reposts(db, clock, ids, post_service, posts, RepostStore(db), lookup),
+        # Issue 15, the Spaces reads and batch compliance jobs:
+        space_reads=SpaceReads(SpaceStore(db), lookup),
+        compliance=ComplianceJobs(db, clock, ids, tokens, settings, posts, users),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -1,8 +1,8 @@
 """Control-plane writes that cause activity events where the v2 surface has no endpoint.
 
 POST /_roost/blocks, DELETE /_roost/blocks/{source}/{target}, PATCH /_roost/users/{id}/profile,
-POST /_roost/spaces, POST /_roost/spaces/{id}/end, POST /_roost/dm_conversations/{id}/read and
-/typing (dm.read and dm.indicate_typing). Errors are JSON problems like the rest of /_roost.
+POST /_roost/dm_conversations/{id}/read and /typing (dm.read and dm.indicate_typing). Errors are JSON
+problems like the rest of /_roost. The Spaces routes are in `control/spaces.py`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from starlette.routing import BaseRoute, Route
 from roost.control.routes import OrjsonResponse, _json, numeric_id
 from roost.control.state import ServerState
 from roost.core import errors, jsonio
-from roost.core.clock import iso_ms
 from roost.core.records import Row
 
 
@@ -42,17 +41,6 @@ def _profile_view(row: Row) -> dict[str, Any]:
     }
 
 
-def _space_view(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "state": row["state"],
-        "creator_id": str(row["creator_id"]),
-        "title": row["title"],
-        "started_at": iso_ms(row["started_at"]) if row["started_at"] is not None else None,
-        "ended_at": iso_ms(row["ended_at"]) if row["ended_at"] is not None else None,
-    }
-
-
 def social_routes(state: ServerState) -> list[BaseRoute]:
     async def block(request: Request) -> Response:
         body = _object(await _json(request))
@@ -71,19 +59,6 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
         user_id = numeric_id(request.path_params["user_id"], "id")
         row, changed = await state.domain.profiles.update(user_id, await _json(request))
         return OrjsonResponse({"user": _profile_view(row), "changed": changed})
-
-    async def start_space(request: Request) -> Response:
-        body = _object(await _json(request))
-        creator = numeric_id(body.get("creator_id"), "creator_id")
-        title = body.get("title")
-        if title is not None and (not isinstance(title, str) or not 1 <= len(title) <= 70):
-            raise errors.invalid_body("title must be a string of 1 to 70 characters")
-        row = await state.domain.spaces.start(creator, title)
-        return OrjsonResponse(_space_view(row), status_code=201)
-
-    async def end_space(request: Request) -> Response:
-        row, ended = await state.domain.spaces.end(request.path_params["space_id"])
-        return OrjsonResponse({**_space_view(row), "ended_now": ended})
 
     async def dm_read(request: Request) -> Response:
         body = _object(await _json(request))
@@ -107,6 +82,4 @@ def social_routes(state: ServerState) -> list[BaseRoute]:
         Route("/_roost/blocks", block, methods=["POST"]),
         Route("/_roost/blocks/{source}/{target}", unblock, methods=["DELETE"]),
         Route("/_roost/users/{user_id}/profile", profile, methods=["PATCH"]),
-        Route("/_roost/spaces", start_space, methods=["POST"]),
-        Route("/_roost/spaces/{space_id}/end", end_space, methods=["POST"]),
     ]

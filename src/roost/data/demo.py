@@ -20,9 +20,14 @@ from roost.domain.lookup import Lookup
 from roost.domain.maintenance import DEMO_APP_SETTING, DEMO_USER_SETTING, Maintenance
 from roost.domain.posts import PostService
 from roost.domain.reposts import Reposts
+from roost.domain.space_objects import TOPICS as SPACE_TOPICS
+from roost.domain.spaces import SPACE_ALPHABET
 from roost.storage import apps as app_rows
 from roost.storage import bookmarks as bookmark_rows
+from roost.storage import compliance as compliance_rows
 from roost.storage import dm_extras as dm_block_rows
+from roost.storage import social as social_rows
+from roost.storage import spaces as space_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
 from roost.storage.lists import ListStore
@@ -242,6 +247,7 @@ class DemoSeed:
         await _reposts_and_hidden_replies(
             self._db, self._users, posting, past_clock, post_ids, people, self._seed
         )
+        await self._spaces_and_standing(owner, people, now)  # issue 15
         await self._maintenance.observe_ids()
         return {"app": app, "user": owner}
 
@@ -293,6 +299,64 @@ class DemoSeed:
                     description=f"{rng.choice(PHRASES)} at Roost Labs.",
                     affiliation=badge,
                 )
+
+    async def _spaces_and_standing(self, owner: dict, people: list[dict], now: int) -> None:
+        """Issue 15's objects, made last so no earlier id or object changes: Spaces live, scheduled
+        and ended (some ticketed, the owner's with buyers), and accounts whose standing compliance jobs
+        report (one suspended, one deactivated, one with its geo data scrubbed)."""
+        rng = random.Random(self._seed + 15)
+        tokens = TokenSource(self._seed + 15)
+        others = people[1:]
+        plans = [
+            ("live", "Roost office hours: webhooks and CRC", owner, True),
+            ("live", "Postgres vs SQLite for sandboxes", rng.choice(others), False),
+            ("scheduled", "Release party: roost next", owner, True),
+            ("scheduled", "Rust and Python interop", rng.choice(others), False),
+            ("ended", "Testing OAuth flows live", rng.choice(others), False),
+            ("ended", "Open source maintainers chat", rng.choice(others), True),
+        ]
+        async with self._db.transaction() as tx:
+            for index, (state, title, creator, ticketed) in enumerate(plans):
+                cast = [p for p in rng.sample(others, 6) if p["id"] != creator["id"]]
+                hosts = [creator["id"], cast[0]["id"]]
+                speakers = [*hosts, cast[1]["id"], cast[2]["id"]]
+                created = now - (index + 1) * 3_600_000
+                started = None if state == "scheduled" else created + 600_000
+                row = {
+                    "id": "1" + tokens.token(12, SPACE_ALPHABET),
+                    "creator_id": creator["id"],
+                    "title": title,
+                    "state": state,
+                    "created_at": created,
+                    "started_at": started,
+                    "ended_at": created + 2_400_000 if state == "ended" else None,
+                    "scheduled_start": now + (index + 1) * DAY_MS if state == "scheduled" else None,
+                    "updated_at": created,
+                    "lang": "en",
+                    "is_ticketed": int(ticketed),
+                    "participant_count": 0 if state == "scheduled" else rng.randint(12, 400),
+                    "subscriber_count": rng.randint(3, 60),
+                    "host_ids": jsonio.dumps([str(i) for i in hosts]).decode(),
+                    "speaker_ids": None
+                    if state == "scheduled"
+                    else jsonio.dumps([str(i) for i in speakers]).decode(),
+                    "invited_user_ids": jsonio.dumps([str(cast[3]["id"])]).decode(),
+                    "topic_ids": jsonio.dumps(rng.sample([t["id"] for t in SPACE_TOPICS[:4]], 2)).decode(),
+                }
+                await social_rows.insert_space(tx, row)
+                if ticketed and state != "ended":
+                    for offset, buyer in enumerate(rng.sample(others, 3)):
+                        await space_rows.insert_ticket(tx, row["id"], buyer["id"], created + offset * 60_000)
+            standing = (
+                ("suspended_at", people[-2]),
+                ("deactivated_at", people[-3]),
+                ("geo_scrubbed_at", people[3]),
+            )
+            for column, person in standing:
+                account = {"user_id": person["id"], "suspended_at": None, "deactivated_at": None}
+                account.update(geo_scrubbed_at=None, updated_at=now)
+                account[column] = now - DAY_MS
+                await compliance_rows.put_standing(tx, account, False)
 
     async def _follow_counts(self, people: list[dict]) -> None:
         ids = [p["id"] for p in people]

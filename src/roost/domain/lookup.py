@@ -7,6 +7,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from roost.core.errors import not_authorized_for_resource_item, resource_not_found_item
+from roost.domain.space_objects import topics_by_id
 from roost.storage.db import Row
 from roost.storage.posts import PostStore
 from roost.storage.users import UserStore
@@ -167,6 +168,8 @@ class StoreLoader:
             return {row["id"]: row for row in await users.polls_many(keys)}
         if kind == "place":
             return {row["id"]: row for row in await users.places_many(keys)}
+        if kind == "topic":  # issue 15: the topics of Spaces, a catalogue rather than rows
+            return topics_by_id(keys)
         return {}
 
     async def relations(self, viewer_id: int, user_ids: list[int]) -> set[tuple[int, int]]:

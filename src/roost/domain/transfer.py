@@ -19,6 +19,7 @@ from roost.domain.accounts import valid_username
 from roost.domain.maintenance import Maintenance
 from roost.domain.text import user_entities
 from roost.domain.transfer_bookmarks import export_bookmarks, import_bookmarks
+from roost.domain.transfer_spaces import export_spaces, import_spaces
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database
@@ -259,6 +260,8 @@ class Transfer:
             # ---- hidden replies (issue 14): ids of replies their conversation's author hid ----
             for hidden_id in _hidden_reply_ids(payload):
                 await set_reply_hidden(tx, hidden_id, True)
+            # Issue 15: Spaces, their tickets and account standing.
+            counts.update(await import_spaces(tx, payload, self._clock.now_ms()))
         await self._maintenance.observe_ids()
         self._users.forget_protected()
         return counts
@@ -284,4 +287,6 @@ class Transfer:
             "hidden_replies": [
                 str(row["id"]) for row in posts if row["deleted_at"] is None and row["reply_hidden"]
             ],
+            # Issue 15: Spaces, their tickets and account standing.
+            **await export_spaces(self._db),
         }

@@ -77,6 +77,19 @@ class Call:
     now_ms: int
     raw: dict[str, str]  # raw query values by name, for echoing in errors
     client_ip: str | None = None  # the peer's address (streaming connections report it)
+    headers: dict[str, str] | None = None  # the request's headers (lower-case names)
+    scheme: str = "http"
+
+    @property
+    def origin(self) -> str:
+        """scheme://host the request was sent to (X-Forwarded-Proto honoured), for URLs roost itself
+        serves and hands out (compliance jobs' upload and download URLs); worked out only when asked."""
+        headers = self.headers or {}
+        host = headers.get("host", "")
+        if not host:
+            return ""
+        scheme = headers.get("x-forwarded-proto", "").split(",")[0].strip() or self.scheme
+        return f"{scheme}://{host}"
 
 
 # The operation a request names and its path parameters.
@@ -153,6 +166,7 @@ class Pipeline(Skeleton[Route]):
         call = Call(
             op, principal, params, value, selection, self.domain, now_ms, raw, client[0] if client else None
         )
+        call.headers, call.scheme = headers, scope.get("scheme", "http")
         result = await op.handler(call)
         if isinstance(result, Objects):
             assert op.returns is not None and selection is not None

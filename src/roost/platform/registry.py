@@ -5,6 +5,7 @@ from __future__ import annotations
 from roost.platform import (
     activity,
     bookmarks,
+    compliance,
     connections,
     dm_extras,
     dms,
@@ -14,6 +15,7 @@ from roost.platform import (
     reposts,
     search,
     social,
+    spaces,
     stream,
     stream_webhooks,
     streams,
@@ -45,4 +47,7 @@ def all_operations() -> list[Operation]:
         *user_search.OPERATIONS,
         *lists.OPERATIONS,
         *reposts.OPERATIONS,  # reposts, quotes, hidden replies, home timeline (issue 14)
+        # Issue 15: spaces and compliance jobs.
+        *spaces.OPERATIONS,
+        *compliance.OPERATIONS,
     ]

@@ -400,10 +400,21 @@ spaces = Table(
     Column("id", Text, primary_key=True),  # 13 characters, e.g. 1DXxyRYNejbKM
     Column("creator_id", BigInteger, nullable=False),
     Column("title", Text),
-    Column("state", Text, nullable=False),  # live | ended
+    Column("state", Text, nullable=False),  # scheduled | live | ended
     Column("created_at", BigInteger, nullable=False),
     Column("started_at", BigInteger),
     Column("ended_at", BigInteger),
+    # Issue 15, the Spaces reads (migration 0014_spaces): the rest of the platform's Space object.
+    Column("scheduled_start", BigInteger),
+    Column("updated_at", BigInteger),
+    Column("lang", Text),
+    Column("is_ticketed", Integer, nullable=False, server_default="0"),
+    Column("participant_count", BigInteger, nullable=False, server_default="0"),
+    Column("subscriber_count", BigInteger, nullable=False, server_default="0"),
+    Column("host_ids", Text),  # JSON arrays of user ids (co-hosts, speakers, invited) and topic ids
+    Column("speaker_ids", Text),
+    Column("invited_user_ids", Text),
+    Column("topic_ids", Text),
     Index("ix_spaces_creator", "creator_id"),
 )
 
@@ -472,4 +483,9 @@ stream_links = Table(
 
 # Stream connection history and the usage ledger (issue 6), lists, bookmarks and DM blocks (issue 14):
 # their own modules, registered the same way.
-from roost.storage import schema_social, schema_streams  # noqa: E402, F401
+# Space tickets, compliance jobs and account standing (issue 15): their own module.
+from roost.storage import (  # noqa: E402, F401
+    schema_social,
+    schema_spaces,
+    schema_streams,
+)
