@@ -316,4 +316,5 @@ def _repost_row(post_id: int, original: Row, author_id: int, username: str, now_
         "bookmark_count": 0,
         "impression_count": 0,
         "deleted_at": None,
+        "reply_hidden": 0,
     }
