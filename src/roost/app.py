@@ -21,6 +21,7 @@ from roost.events.dispatch import Dispatcher
 from roost.events.hub import StreamHub
 from roost.oauth import oauth_routes
 from roost.oauth.limits import OAuthLimits
+from roost.platform.media_files import MediaFiles
 from roost.platform.openapi import build_document
 from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
@@ -33,7 +34,7 @@ log = logging.getLogger("roost")
 
 # Which part answers a path: the first entry whose prefix starts it; anything else is the v2 surface's
 # (its route-missing 404). The v2 surface comes first: its requests are the most common.
-V2, ADS, PAGES = "v2", "ads", "pages"
+V2, ADS, PAGES, V1, MEDIA = "v2", "ads", "pages", "v1.1", "media"
 ROUTES: tuple[tuple[str, str], ...] = (
     ("/2/oauth2", PAGES),  # the OAuth 2.0 authorize page, token and revoke
     ("/2/openapi.json", PAGES),  # roost's own OpenAPI document
@@ -48,6 +49,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("/1.1/oauth", PAGES),  # the same OAuth 1.0a flow under its v1.1 paths
     ("/i/oauth", PAGES),  # the authorize pages under /i/
     ("/_roost", PAGES),  # the control plane
+    ("/media/", MEDIA),  # the bytes of uploaded media (`platform/media_files.py`)
 )
 
 
@@ -118,7 +120,7 @@ class RoostApp:
             server.domain.lookup.loader,
         )
         ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
-        self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
+        self.parts = {V2: v2, ADS: ads, PAGES: pages, MEDIA: MediaFiles(server.domain)}  # type: ignore[dict-item]  # Starlette is an ASGI app
         self.v2 = v2
         self.state = state
         self.streams = server.domain.streams

@@ -42,6 +42,7 @@ from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import Lookup
 from roost.domain.maintenance import Maintenance
+from roost.domain.media_uploads import MediaUploads
 from roost.domain.oauth1_flow import OAuth1Flow
 from roost.domain.oauth2_flow import OAuth2Flow
 from roost.domain.objects import EXPANSIONS, KINDS
@@ -82,6 +83,7 @@ from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
+from roost.storage.media_uploads import MediaUploadStore
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.search import SearchStore
@@ -160,6 +162,8 @@ class Domain:
     bookmarks: Bookmarks
     dm_extras: DmExtras
     user_search: UserSearch
+    # Issue 15, media upload:
+    media_uploads: MediaUploads
 
 
 @dataclass(slots=True)
@@ -255,9 +259,12 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     usage = Usage(StreamStore(db), clock, settings)
     events = event_layer(settings, stores, engine, lookup, usage)
     webhooks = WebhookService(db, clock, ids, tokens, settings, apps, users, stores.webhooks, events.outbound)
+    media_uploads = MediaUploads(  # issue 15
+        db, clock, ids, MediaUploadStore(db), settings.base_url, settings.number("media_processing_secs", 3.0)
+    )
     domain = Domain(
         lookup=lookup,
-        posts=PostService(db, clock, ids, url_seed=settings.seed),
+        posts=PostService(db, clock, ids, url_seed=settings.seed, media=media_uploads),
         search=SearchService(SearchStore(db), settings, usage),
         timelines=Timelines(posts, lookup),
         social=social,
@@ -284,6 +291,8 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
         dm_extras=DmExtras(db, clock, users, stores.dms),
         user_search=UserSearch(UserSearchStore(db), users),
+        # Issue 15, media upload:
+        media_uploads=media_uploads,
     )
     demo = DemoSeed(
         enabled=settings.demo,

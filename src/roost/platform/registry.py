@@ -10,6 +10,7 @@ from roost.platform import (
     dms,
     like_streams,
     media,
+    media_upload,
     search,
     social,
     stream,
@@ -41,4 +42,6 @@ def all_operations() -> list[Operation]:
         *bookmarks.OPERATIONS,
         *dm_extras.OPERATIONS,
         *user_search.OPERATIONS,
+        # Issue 15, media upload:
+        *media_upload.OPERATIONS,
     ]
