@@ -25,6 +25,7 @@ from roost.platform.media_files import MediaFiles
 from roost.platform.openapi import build_document
 from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
+from roost.platform.v1 import V1Pipeline
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
 from roost.wiring import Server, assemble
@@ -47,6 +48,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("/sandbox/5/", ADS),
     ("/oauth", PAGES),  # OAuth 1.0a and the app-only token (/oauth/…, /oauth2/token)
     ("/1.1/oauth", PAGES),  # the same OAuth 1.0a flow under its v1.1 paths
+    ("/1.1/", V1),  # the v1.1 calls clients still make: media upload, verify_credentials, users/show
     ("/i/oauth", PAGES),  # the authorize pages under /i/
     ("/_roost", PAGES),  # the control plane
     ("/media/", MEDIA),  # the bytes of uploaded media (`platform/media_files.py`)
@@ -120,7 +122,9 @@ class RoostApp:
             server.domain.lookup.loader,
         )
         ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
-        self.parts = {V2: v2, ADS: ads, PAGES: pages, MEDIA: MediaFiles(server.domain)}  # type: ignore[dict-item]  # Starlette is an ASGI app
+        self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
+        self.parts[V1] = V1Pipeline(server.stages, server.domain)  # issue 15: v1.1 media upload, accounts
+        self.parts[MEDIA] = MediaFiles(server.domain)  # issue 15: the bytes of uploaded media
         self.v2 = v2
         self.state = state
         self.streams = server.domain.streams

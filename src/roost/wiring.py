@@ -60,6 +60,7 @@ from roost.domain.timelines import Timelines
 from roost.domain.transfer import Transfer
 from roost.domain.usage import Usage
 from roost.domain.user_search import UserSearch
+from roost.domain.v1_accounts import V1Accounts
 from roost.domain.webhooks import WebhookService
 from roost.events.aaa import AccountActivity
 from roost.events.connection_admin import ConnectionAdmin
@@ -162,8 +163,9 @@ class Domain:
     bookmarks: Bookmarks
     dm_extras: DmExtras
     user_search: UserSearch
-    # Issue 15, media upload:
+    # Issue 15, media upload and the v1.1 account reads:
     media_uploads: MediaUploads
+    v1_accounts: V1Accounts
 
 
 @dataclass(slots=True)
@@ -291,8 +293,9 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
         dm_extras=DmExtras(db, clock, users, stores.dms),
         user_search=UserSearch(UserSearchStore(db), users),
-        # Issue 15, media upload:
+        # Issue 15, media upload and the v1.1 account reads:
         media_uploads=media_uploads,
+        v1_accounts=V1Accounts(users, posts, lookup),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -95,17 +95,11 @@ def kind_of(media_type: str, category: str | None) -> Kind:
     if family == "image":
         return Kind("photo", 3, IMAGE_LIMIT, False)
     if family == "video":
-        return Kind("video", 13 if category == "amplify_video" else 7, VIDEO_LIMIT, True)
+        # Without a category a video is taken as it is, synchronously (recorded v1.1 traffic).
+        return Kind("video", 13 if category == "amplify_video" else 7, VIDEO_LIMIT, category is not None)
     if family == "text":
         return Kind(None, 3, SUBTITLES_LIMIT, False)
     return Kind(None, 3, VIDEO_LIMIT, False)
-
-
-def default_category(media_type: str) -> str:
-    if media_type == "image/gif":
-        return "tweet_gif"
-    family = media_type.split("/", 1)[0]
-    return {"image": "tweet_image", "video": "tweet_video", "text": "subtitles"}.get(family, "tweet_image")
 
 
 def fits_category(media_type: str, category: str) -> bool:

@@ -122,8 +122,8 @@ class MediaUploads:
         media_type = request.media_type
         if media_type is None:
             raise errors.media_refused(UNRECOGNIZED)
-        category = request.category or rules.default_category(media_type)
-        if request.category is not None and not rules.fits_category(media_type, category):
+        category = request.category
+        if category is not None and not rules.fits_category(media_type, category):
             raise errors.media_refused(UNRECOGNIZED)
         kind = rules.kind_of(media_type, request.category)
         if request.total_bytes > kind.limit:
@@ -139,7 +139,8 @@ class MediaUploads:
             else None,
             "shared": 1 if request.shared else 0,
             "media_type": media_type,
-            "category": category,
+            "category": category or "",  # as named at INIT ("": none named)
+            "processed": 1 if kind.processed else 0,
             "total_bytes": request.total_bytes,
             "state": "uploading",
             "created_at": now,
@@ -228,7 +229,7 @@ class MediaUploads:
             kept = [s for s in jsonio.loads(video["subtitles"] or "[]")]
             for item in subtitles:
                 track = await self._session(tx, user_id, int(item["id"]), now, finalized_too=True)
-                if track["category"] != "subtitles":
+                if not track["media_type"].startswith("text/"):
                     raise errors.media_refused(f"id: [{item['id']}] is not a subtitles upload")
                 kept = [s for s in kept if s["language_code"] != item["language_code"]]
                 kept.append(item)
@@ -244,6 +245,11 @@ class MediaUploads:
                 if s["language_code"] not in language_codes
             ]
             await upload_rows.set_subtitles(tx, media_id, jsonio.dumps(kept).decode() if kept else None)
+
+    async def named_category(self, media_id: int) -> bool:
+        """Whether the upload named its category at INIT (v1.1 shows a media_key only then)."""
+        row = await self._store.upload(media_id)
+        return row is not None and bool(row["category"])
 
     # ---- attaching --------------------------------------------------------------------------
 
@@ -309,7 +315,7 @@ class MediaUploads:
 
     @staticmethod
     def _processed(row: Row) -> bool:
-        return rules.kind_of(row["media_type"], row["category"]).processed
+        return bool(row["processed"])
 
     async def _head(self, tx: Executor, media_id: int) -> bytes:
         """The first bytes of the file (up to `HEADER_BYTES`), segment by segment."""
@@ -326,11 +332,12 @@ class MediaUploads:
     async def _complete(self, tx: Executor, row: Row, now: int) -> Row:
         """FINALIZE: check the bytes, keep the image's size, record the media object."""
         head = await self._head(tx, row["id"])
-        kind = rules.kind_of(row["media_type"], row["category"])
+        kind = rules.kind_of(row["media_type"], row["category"] or None)
+        processed = bool(row["processed"])
         failure = None
         width = height = None
         if not rules.matches_type(row["media_type"], head):
-            if not kind.processed:
+            if not processed:
                 raise errors.media_refused(UNRECOGNIZED)
             message = "Unsupported video format" if kind.media_type == "video" else "file is invalid"
             failure = jsonio.dumps({"code": 1, "name": "InvalidMedia", "message": message}).decode()

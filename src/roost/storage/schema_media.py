@@ -20,6 +20,7 @@ media_uploads = Table(
     Column("shared", Integer, nullable=False, server_default="0"),
     Column("media_type", Text, nullable=False),
     Column("category", Text, nullable=False),
+    Column("processed", Integer, nullable=False, server_default="0"),  # processed after FINALIZE
     Column("total_bytes", BigInteger, nullable=False),
     # uploading → finalized (the processing state after that is a function of the clock)
     Column("state", Text, nullable=False, server_default="uploading"),

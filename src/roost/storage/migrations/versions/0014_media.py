@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("shared", sa.Integer(), server_default="0", nullable=False),
         sa.Column("media_type", sa.Text(), nullable=False),
         sa.Column("category", sa.Text(), nullable=False),
+        sa.Column("processed", sa.Integer(), server_default="0", nullable=False),
         sa.Column("total_bytes", sa.BigInteger(), nullable=False),
         sa.Column("state", sa.Text(), server_default="uploading", nullable=False),
         sa.Column("created_at", sa.BigInteger(), nullable=False),
