@@ -195,6 +195,8 @@ class MediaUploads:
     async def upload(self, user_id: int, request: InitRequest, data: Any) -> dict[str, Any]:
         """A one-shot upload: the session, its bytes and FINALIZE in one transaction."""
         media_type = request.media_type or rules.sniff_type(bytes(data[:64]))
+        if media_type is None and request.category == "subtitles":
+            media_type = "text/vtt" if bytes(data[:6]) == b"WEBVTT" else "text/srt"
         if media_type is None:
             raise errors.media_refused(UNRECOGNIZED)
         request = InitRequest(
