@@ -42,6 +42,7 @@ from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import Lookup
 from roost.domain.maintenance import Maintenance
+from roost.domain.media_objects import MEDIA_OBJECT_EXPANSIONS, MEDIA_OBJECT_KINDS
 from roost.domain.media_uploads import MediaUploads
 from roost.domain.oauth1_flow import OAuth1Flow
 from roost.domain.oauth2_flow import OAuth2Flow
@@ -184,7 +185,10 @@ class Server:
 
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
-    return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
+    return FieldsEngine(
+        (*KINDS, *DM_KINDS, *LIKE_KINDS, *MEDIA_OBJECT_KINDS),  # issue 15: media analytics
+        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **MEDIA_OBJECT_EXPANSIONS},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +277,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         social_lists=SocialLists(SocialStore(db), users, posts, lookup),
         profiles=Profiles(db, clock, ids),
         spaces=Spaces(db, clock, ids, tokens),
-        dms=DmService(db, clock, ids, users),
+        dms=DmService(db, clock, ids, users, media=media_uploads),
         dm_events=DmEvents(stores.dms, users),
         accounts=accounts,
         oauth1=OAuth1Flow(db, apps, users, clock, tokens, authenticator, accounts, settings),

@@ -286,3 +286,85 @@ def test_alt_text(api: Api) -> None:
         json={"id": media_id, "metadata": {"alt_text": {"text": "x" * 1001}}},
     )
     assert too_long.status_code == 400
+
+
+def test_analytics_of_own_media(api: Api, make_user: Any) -> None:
+    media_id = chunked(api, mp4(1200), "video/mp4", media_category="tweet_video")
+    assert finalize(api, media_id).status_code == 200
+    key = f"7_{media_id}"
+    params = {
+        "media_keys": f"{key},7_1",
+        "start_time": "2026-01-01T00:00:00Z",
+        "end_time": "2026-01-03T00:00:00Z",
+    }
+    response = call(api, "GET", "/2/media/analytics", auth="oauth2", params=params)
+    assert response.status_code == 200
+    body = response.json()
+    zeros = {
+        "cta_url_clicks": 0,
+        "cta_watch_clicks": 0,
+        "play_from_tap": 0,
+        "playback25": 0,
+        "playback50": 0,
+        "playback75": 0,
+        "playback_complete": 0,
+        "playback_start": 0,
+        "video_views": 0,
+        "watch_time_ms": 0,
+    }
+    assert body["data"] == [
+        {
+            "media_key": key,
+            "timestamped_metrics": [
+                {"timestamp": "2026-01-01T00:00:00.000Z", "metrics": zeros},
+                {"timestamp": "2026-01-02T00:00:00.000Z", "metrics": zeros},
+            ],
+        }
+    ]
+    assert [item["resource_id"] for item in body["errors"]] == ["7_1"]
+    total = call(
+        api,
+        "GET",
+        "/2/media/analytics",
+        auth="oauth2",
+        params={**params, "media_keys": key, "granularity": "total", "media_analytics.fields": "video_views"},
+    ).json()
+    # The default fields always come; "total" is one bucket from the window's start.
+    assert total == {
+        "data": [
+            {
+                "media_key": key,
+                "timestamped_metrics": [{"timestamp": "2026-01-01T00:00:00.000Z", "metrics": zeros}],
+                "video_views": 0,
+            }
+        ]
+    }
+    # Another user's media are not theirs to measure.
+    other = make_user()
+    theirs = call(
+        api, "GET", "/2/media/analytics", auth="none", headers=api.oauth2(other["oauth2"]), params=params
+    ).json()
+    assert "data" not in theirs and len(theirs["errors"]) == 2
+
+
+def test_dm_attachments_are_the_senders_own(api: Api, make_user: Any, credentials: dict[str, Any]) -> None:
+    recipient = make_user()
+    media_id = chunked(api, png(6, 6), "image/png", media_category="dm_image")
+    assert finalize(api, media_id).status_code == 200
+    path = f"/2/dm_conversations/with/{recipient['id']}/messages"
+    body = {"text": "a picture", "attachments": [{"media_id": media_id}]}
+    sent = api.post(path, auth="oauth2", json=body)
+    assert sent.status_code == 201, sent.text
+    # Someone else may not send the demo user's upload.
+    stranger = make_user()
+    other = api.post(
+        f"/2/dm_conversations/with/{credentials['user_id']}/messages",
+        auth="none",
+        headers=api.oauth2(stranger["oauth2"]),
+        json=body,
+    )
+    assert other.status_code == 400
+    # Nor may the uploader, a day later.
+    move_clock(api, 86_400)
+    late = api.post(path, auth="oauth2", json=body)
+    assert late.status_code == 400

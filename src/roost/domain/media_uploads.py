@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.clock import Clock
+from roost.core.clock import Clock, iso_ms
 from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator
 from roost.core.records import Row
 from roost.domain import media_files as rules
+from roost.domain.media_objects import analytics_row
 from roost.storage import media_uploads as upload_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
@@ -27,6 +28,7 @@ from roost.storage.media_uploads import MediaUploadStore
 NOT_FOUND = "BadRequest: Not found"
 SIZE_MISMATCH = "Segments do not add up to provided total file size."
 UNRECOGNIZED = "media type unrecognized."
+DM_MAX_AGE_MS = 86_400_000
 PENDING_S = 1  # seconds a processed upload waits before processing starts
 ONE_SHOT_SEGMENT = 1024 * 1024  # a one-shot upload is stored in segments of this size
 # A video's preview: the platform makes one from a frame; roost answers a 1×1 grey PNG.
@@ -253,6 +255,23 @@ class MediaUploads:
         row = await self._store.upload(media_id)
         return row is not None and bool(row["category"])
 
+    async def analytics(
+        self, user_id: int, keys: Sequence[str], start_ms: int, end_ms: int, granularity: str
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Analytics rows for the user's own media among `keys`, with not-found items for the rest."""
+        if end_ms <= start_ms:
+            message = "The `end_time` must be after the `start_time`"
+            raise errors.invalid_request([errors.param_error("end_time", iso_ms(end_ms), message)])
+        rows, problems = [], []
+        for key in dict.fromkeys(keys):
+            media_id = int(key.split("_", 1)[1])
+            row = await self._store.upload(media_id) if media_id <= MAX_SNOWFLAKE else None
+            if row is None or row["media_key"] != key or not self._may_read(row, user_id):
+                problems.append(errors.resource_not_found_item("media", "media_keys", key))
+                continue
+            rows.append(analytics_row(key, start_ms, end_ms, granularity))
+        return rows, problems
+
     # ---- attaching --------------------------------------------------------------------------
 
     async def attachable(self, tx: Executor, media_id: int, user_id: int) -> bool | None:
@@ -272,6 +291,19 @@ class MediaUploads:
             return False
         await upload_rows.mark_used(tx, media_id, now)
         return True
+
+    async def dm_attachable(self, media_id: int, sender_id: int) -> bool:
+        """A message attachment must be the sender's own upload, less than 24 hours old, processed.
+        Media that were not uploaded (imported, demo) pass."""
+        row = await self._store.upload(media_id)
+        if row is None:
+            return True
+        now = self._clock.now_ms()
+        if row["owner_id"] != sender_id or row["state"] != "finalized":
+            return False
+        if now - row["created_at"] >= DM_MAX_AGE_MS:
+            return False
+        return not self._processed(row) or self._processing(row, now)["state"] == "succeeded"
 
     # ---- the bytes --------------------------------------------------------------------------
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from roost.core import errors
 from roost.core.multipart import Part, RawBody
-from roost.core.params import Enum, Param, Snowflake
+from roost.core.params import CsvOf, Enum, MediaKey, Param, Snowflake, Timestamp
 from roost.domain import media_uploads as uploads
 from roost.domain.media_files import SEGMENT_LIMIT
 from roost.platform.operations import USER_AUTH, Operation, RateLimit
-from roost.platform.pipeline import Call
+from roost.platform.pipeline import Call, Objects
 
 SCOPES = ("media.write",)
 # A segment's body: the 5 MB of media, base64-encoded in JSON (4/3), with room for the other fields.
@@ -207,6 +207,14 @@ async def delete_subtitles(call: Call) -> dict[str, Any]:
     return {"data": {"deleted": True}}
 
 
+async def analytics(call: Call) -> Objects:
+    params = call.params
+    rows, problems = await call.domain.media_uploads.analytics(
+        _user(call), params["media_keys"], params["start_time"], params["end_time"], params["granularity"]
+    )
+    return Objects(rows, errors=problems)
+
+
 MEDIA_ID_IN_PATH = Param("id", Snowflake(), required=True, in_path=True)
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -279,6 +287,24 @@ OPERATIONS: tuple[Operation, ...] = (
         rate_limit=RateLimit(user=615),
         tag="Media",
         summary="Finalize Media upload",
+    ),
+    Operation(
+        "getMediaAnalytics",
+        "GET",
+        "/2/media/analytics",
+        analytics,
+        USER_AUTH,
+        ("tweet.read",),
+        params=(
+            Param("media_keys", CsvOf(MediaKey(), 100), required=True),
+            Param("start_time", Timestamp(), required=True),
+            Param("end_time", Timestamp(), required=True),
+            Param("granularity", Enum(("hourly", "daily", "total")), default="daily"),
+        ),
+        returns="media_analytics",
+        rate_limit=RateLimit(user=300),
+        tag="Media",
+        summary="Get Media analytics",
     ),
     Operation(
         "createMediaMetadata",
