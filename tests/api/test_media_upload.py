@@ -368,3 +368,42 @@ def test_dm_attachments_are_the_senders_own(api: Api, make_user: Any, credential
     move_clock(api, 86_400)
     late = api.post(path, auth="oauth2", json=body)
     assert late.status_code == 400
+
+
+def test_wrong_order_and_mixed_attachments(api: Api) -> None:
+    video = chunked(api, mp4(1500), "video/mp4", media_category="tweet_video")
+    # STATUS before FINALIZE: there is nothing to report yet.
+    assert status(api, video).json() == refused("BadRequest: Not found")
+    assert finalize(api, video).status_code == 200
+    again = finalize(api, video)
+    assert again.status_code == 400
+    assert again.json() == refused("BadRequest: Media id is already finalized.")
+    move_clock(api, 10)
+    photo = chunked(api, png(3, 3), "image/png")
+    assert finalize(api, photo).status_code == 200
+    # Up to 4 photos, or one GIF, or one video: not a video with a photo.
+    mixed = api.post(
+        "/2/tweets", auth="oauth2", json={"text": "mixed", "media": {"media_ids": [video, photo]}}
+    )
+    assert mixed.status_code == 400
+
+
+def test_oversized_segment_is_refused(api: Api) -> None:
+    started = initialize(api, media_type="video/mp4", total_bytes=20 * 1024 * 1024).json()["data"]
+    big = api.post(
+        f"/2/media/upload/{started['id']}/append",
+        auth="oauth2",
+        files={"media": ("blob", b"\x00" * (5 * 1024 * 1024 + 1), "application/octet-stream")},
+        data={"segment_index": "0"},
+        conform=False,
+    )
+    assert big.status_code == 400
+    assert big.json() == refused("File size exceeds 5242880 bytes.")
+    huge = api.post(
+        f"/2/media/upload/{started['id']}/append",
+        auth="oauth2",
+        content=b"x" * (8 * 1024 * 1024),
+        headers={"content-type": "application/octet-stream"},
+        conform=False,
+    )
+    assert huge.status_code == 413
