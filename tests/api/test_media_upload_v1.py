@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import httpx
@@ -181,3 +182,36 @@ def test_users_show(api: Api, make_user: Any) -> None:
     unknown_path = signed_get(api, "/1.1/statuses/nothing.json", {})
     assert unknown_path.status_code == 404
     assert unknown_path.json() == {"errors": [{"code": 34, "message": "Sorry, that page does not exist"}]}
+
+
+def test_append_with_base64_media_data(api: Api, make_user: Any) -> None:
+    data = png(5, 4, extra=1500)
+    friend = make_user()
+    init = signed_form(
+        api,
+        UPLOAD,
+        {
+            "command": "INIT",
+            "total_bytes": str(len(data)),
+            "media_type": "image/png",
+            "additional_owners": friend["id"],
+        },
+    ).json()
+    media_id = init["media_id_string"]
+    for index, start in enumerate(range(0, len(data), 1000)):
+        encoded = base64.b64encode(data[start : start + 1000]).decode()
+        form = {"command": "APPEND", "media_id": media_id, "segment_index": str(index), "media_data": encoded}
+        assert signed_form(api, UPLOAD, form).status_code == 204
+    done = signed_form(api, UPLOAD, {"command": "FINALIZE", "media_id": media_id})
+    assert done.json()["image"] == {"image_type": "image/png", "w": 5, "h": 4}
+    served = httpx.head(f"{api.base_url}/media/{media_id}.png")
+    assert served.status_code == 200
+    assert served.headers["content-length"] == str(len(data))
+    # The additional owner may post it.
+    posted = api.post(
+        "/2/tweets",
+        auth="none",
+        headers=api.oauth2(friend["oauth2"]),
+        json={"text": "shared through v1.1", "media": {"media_ids": [media_id]}},
+    )
+    assert posted.status_code == 201, posted.text
