@@ -57,3 +57,33 @@ def test_an_upload_spans_processes(pair: tuple[str, str]) -> None:
         served = httpx.get(f"{base}/media/{media_id}.png")
         assert served.status_code == 200
         assert served.content == data
+
+
+def test_export_and_import_carry_uploads(
+    pair: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    first, _ = pair
+    credentials: dict[str, Any] = httpx.get(first + "/_roost/credentials", timeout=10).json()
+    headers = {"Authorization": f"Bearer {credentials['oauth2_user_token']}"}
+    data = png(8, 3, extra=1_200_000)
+    uploaded = httpx.post(
+        first + "/2/media/upload",
+        data={"media_category": "tweet_image"},
+        files={"media": ("a.png", data, "image/png")},
+        headers=headers,
+    ).json()["data"]
+    media_id = uploaded["id"]
+    alt = {"id": media_id, "metadata": {"alt_text": {"text": "carried over"}}}
+    assert httpx.post(first + "/2/media/metadata", json=alt, headers=headers).status_code == 200
+    exported = httpx.get(first + "/_roost/export", timeout=30).json()
+    [item] = [u for u in exported["media_uploads"] if u["id"] == media_id]
+    assert item["alt_text"] == "carried over" and (item["width"], item["height"]) == (8, 3)
+    other = LiveServer(tag="media_import", demo=False).start()
+    try:
+        imported = httpx.post(other.base_url + "/_roost/import", json=exported, timeout=60)
+        assert imported.status_code == 200, imported.text
+        assert imported.json()["imported"]["media_uploads"] == len(exported["media_uploads"])
+        served = httpx.get(f"{other.base_url}/media/{media_id}.png")
+        assert served.status_code == 200 and served.content == data
+    finally:
+        other.stop()

@@ -130,3 +130,10 @@ async def set_subtitles(tx: Executor, media_id: int, subtitles: str | None) -> N
 
 async def mark_used(tx: Executor, media_id: int, now_ms: int) -> None:
     await tx.execute(_used, {"id": media_id, "used_at": now_ms})
+
+
+_finalized = select(media_uploads).where(media_uploads.c.state == "finalized").order_by(media_uploads.c.id)
+
+
+async def finalized_uploads(db: Database) -> list[Row]:
+    return await db.fetch_all(_finalized)
