@@ -215,3 +215,20 @@ def test_append_with_base64_media_data(api: Api, make_user: Any) -> None:
         json={"text": "shared through v1.1", "media": {"media_ids": [media_id]}},
     )
     assert posted.status_code == 201, posted.text
+
+
+def test_users_show_hides_a_protected_accounts_post(api: Api, make_user: Any) -> None:
+    private = make_user(protected=True)
+    posted = api.post(
+        "/2/tweets", auth="none", headers=api.oauth2(private["oauth2"]), json={"text": "for followers only"}
+    )
+    assert posted.status_code == 201, posted.text
+    path = "/1.1/users/show.json"
+    seen_by_stranger = signed_get(api, path, {"screen_name": private["username"]}).json()
+    assert seen_by_stranger["protected"] is True
+    assert "status" not in seen_by_stranger
+    seen_by_self = signed_get(
+        api, path, {"screen_name": private["username"]}, token=private["token"], secret=private["secret"]
+    ).json()
+    assert seen_by_self["status"]["id_str"] == posted.json()["data"]["id"]
+    assert seen_by_self["status"]["text"] == "for followers only"
