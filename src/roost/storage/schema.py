@@ -472,9 +472,8 @@ stream_links = Table(
 
 # Stream connection history and the usage ledger (issue 6), lists, bookmarks and DM blocks (issue 14):
 # their own modules, registered the same way.
+from roost.storage import schema_social, schema_streams  # noqa: E402, F401
+
 # Media uploads and their bytes (issue 15): their own module, registered the same way.
-from roost.storage import (  # noqa: E402, F401
-    schema_media,
-    schema_social,
-    schema_streams,
-)
+# isort: split
+from roost.storage import schema_media  # noqa: E402, F401
