@@ -23,9 +23,11 @@ from roost.events.hub import StreamHub
 from roost.oauth import oauth_routes
 from roost.oauth.limits import OAuthLimits
 from roost.platform.compliance_storage import compliance_storage_routes
+from roost.platform.media_files import MediaFiles
 from roost.platform.openapi import build_document
 from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
+from roost.platform.v1 import V1Pipeline
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
 from roost.wiring import Server, assemble
@@ -35,7 +37,7 @@ log = logging.getLogger("roost")
 
 # Which part answers a path: the first entry whose prefix starts it; anything else is the v2 surface's
 # (its route-missing 404). The v2 surface comes first: its requests are the most common.
-V2, ADS, PAGES = "v2", "ads", "pages"
+V2, ADS, PAGES, V1, MEDIA = "v2", "ads", "pages", "v1.1", "media"
 ROUTES: tuple[tuple[str, str], ...] = (
     ("/2/oauth2", PAGES),  # the OAuth 2.0 authorize page, token and revoke
     ("/2/openapi.json", PAGES),  # roost's own OpenAPI document
@@ -48,9 +50,11 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("/sandbox/5/", ADS),
     ("/oauth", PAGES),  # OAuth 1.0a and the app-only token (/oauth/…, /oauth2/token)
     ("/1.1/oauth", PAGES),  # the same OAuth 1.0a flow under its v1.1 paths
+    ("/1.1/", V1),  # the v1.1 calls clients still make: media upload, verify_credentials, users/show
     ("/i/oauth", PAGES),  # the authorize pages under /i/
     ("/_roost", PAGES),  # the control plane
     ("/storage/", PAGES),  # compliance jobs' pre-signed upload and download URLs (issue 15)
+    ("/media/", MEDIA),  # the bytes of uploaded media (`platform/media_files.py`)
 )
 
 
@@ -124,6 +128,8 @@ class RoostApp:
         )
         ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
         self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
+        self.parts[V1] = V1Pipeline(server.stages, server.domain)  # issue 15: v1.1 media upload, accounts
+        self.parts[MEDIA] = MediaFiles(server.domain)  # issue 15: the bytes of uploaded media
         self.v2 = v2
         self.state = state
         self.streams = server.domain.streams

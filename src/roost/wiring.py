@@ -46,6 +46,8 @@ from roost.domain.list_objects import LIST_EXPANSIONS, LIST_KINDS  # lists (issu
 from roost.domain.lists import ListService  # lists (issue 14)
 from roost.domain.lookup import Lookup
 from roost.domain.maintenance import Maintenance
+from roost.domain.media_objects import MEDIA_OBJECT_EXPANSIONS, MEDIA_OBJECT_KINDS
+from roost.domain.media_uploads import MediaUploads
 from roost.domain.oauth1_flow import OAuth1Flow
 from roost.domain.oauth2_flow import OAuth2Flow
 from roost.domain.objects import EXPANSIONS, KINDS
@@ -66,6 +68,7 @@ from roost.domain.timelines import Timelines
 from roost.domain.transfer import Transfer
 from roost.domain.usage import Usage
 from roost.domain.user_search import UserSearch
+from roost.domain.v1_accounts import V1Accounts
 from roost.domain.webhooks import WebhookService
 from roost.events.aaa import AccountActivity
 from roost.events.connection_admin import ConnectionAdmin
@@ -90,6 +93,7 @@ from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
 from roost.storage.lists import ListStore  # lists (issue 14)
+from roost.storage.media_uploads import MediaUploadStore
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.reposts import RepostStore
@@ -175,6 +179,9 @@ class Domain:
     # Issue 15, the Spaces reads and batch compliance jobs:
     space_reads: SpaceReads
     compliance: ComplianceJobs
+    # Issue 15, media upload and the v1.1 account reads:
+    media_uploads: MediaUploads
+    v1_accounts: V1Accounts
 
 
 @dataclass(slots=True)
@@ -194,8 +201,15 @@ class Server:
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
     return FieldsEngine(
-        (*KINDS, *DM_KINDS, *LIKE_KINDS, *LIST_KINDS, *SPACE_KINDS, *COMPLIANCE_KINDS),
-        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **LIST_EXPANSIONS, **SPACE_EXPANSIONS},
+        (*KINDS, *DM_KINDS, *LIKE_KINDS, *LIST_KINDS, *SPACE_KINDS, *COMPLIANCE_KINDS, *MEDIA_OBJECT_KINDS),
+        {
+            **EXPANSIONS,
+            **DM_EXPANSIONS,
+            **LIKE_EXPANSIONS,
+            **LIST_EXPANSIONS,
+            **SPACE_EXPANSIONS,
+            **MEDIA_OBJECT_EXPANSIONS,
+        },
     )
 
 
@@ -273,7 +287,10 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     usage = Usage(StreamStore(db), clock, settings)
     events = event_layer(settings, stores, engine, lookup, usage)
     webhooks = WebhookService(db, clock, ids, tokens, settings, apps, users, stores.webhooks, events.outbound)
-    post_service = PostService(db, clock, ids, url_seed=settings.seed)
+    media_uploads = MediaUploads(  # issue 15
+        db, clock, ids, MediaUploadStore(db), settings.base_url, settings.number("media_processing_secs", 3.0)
+    )
+    post_service = PostService(db, clock, ids, url_seed=settings.seed, media=media_uploads)
     domain = Domain(
         lookup=lookup,
         posts=post_service,
@@ -283,7 +300,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         social_lists=SocialLists(SocialStore(db), users, posts, lookup),
         profiles=Profiles(db, clock, ids),
         spaces=Spaces(db, clock, ids, tokens),
-        dms=DmService(db, clock, ids, users),
+        dms=DmService(db, clock, ids, users, media=media_uploads),
         dm_events=DmEvents(stores.dms, users),
         accounts=accounts,
         oauth1=OAuth1Flow(db, apps, users, clock, tokens, authenticator, accounts, settings),
@@ -308,6 +325,9 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         # Issue 15, the Spaces reads and batch compliance jobs:
         space_reads=SpaceReads(SpaceStore(db), lookup),
         compliance=ComplianceJobs(db, clock, ids, tokens, settings, posts, users),
+        # Issue 15, media upload and the v1.1 account reads:
+        media_uploads=media_uploads,
+        v1_accounts=V1Accounts(users, posts, lookup),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from roost.app import ADS, CLAIMED_BEFORE_V2, PAGES, V2, route
+from roost.app import ADS, CLAIMED_BEFORE_V2, MEDIA, PAGES, V1, V2, route
 
 CASES = [
     ("/2/tweets/1", V2),
@@ -24,7 +24,11 @@ CASES = [
     ("/1.1/oauth/invalidate_token", PAGES),
     ("/i/oauth2/authorize", PAGES),
     ("/_roost/health", PAGES),
-    ("/1.1/statuses/update.json", V2),
+    # The v1.1 calls clients still make (media upload, verify_credentials, users/show) have their own
+    # dialect, which answers other v1.1 paths with the v1.1 "page does not exist" error.
+    ("/1.1/statuses/update.json", V1),
+    ("/1.1/media/upload.json", V1),
+    ("/media/2125938436908126208.png", MEDIA),
     ("/", V2),
 ]
 

@@ -396,3 +396,22 @@ def rules_not_found(count: int) -> dict[str, Any]:
         "detail": "One or more parameters to your request was invalid.",
         "type": problem_type("invalid-request"),
     }
+
+
+# ---- media upload (issue 15) ---------------------------------------------------------------------
+
+
+def media_refused(message: str, status: int = 400) -> ApiError:
+    """A media upload refused: the v2 invalid-request body with the upload service's message (the
+    v1.1 upload dialect shows the same message as `{"request", "error"}`)."""
+    error = invalid_request([{"message": message}])
+    error.status = status
+    return error
+
+
+def media_message(error: ApiError) -> str:
+    """The message of an invalid-request error, for the v1.1 upload dialect."""
+    items = error.body.get("errors")
+    if isinstance(items, list) and items and isinstance(items[0], dict) and "message" in items[0]:
+        return str(items[0]["message"])
+    return str(error.body.get("detail") or error.body.get("title") or "Internal error")

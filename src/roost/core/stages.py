@@ -190,7 +190,7 @@ class Skeleton(Generic[RouteT]):
         principal: Principal | None = None
         try:
             route = self.route(scope, headers)
-            body = await read_body(receive, headers, self._max_body) if has_body(headers) else b""
+            body = await self.read_body(route, receive, headers) if has_body(headers) else b""
             # The common caller without a coroutine: a bearer token seen moments ago.
             principal = self.known_caller(headers) or await self.identify(route, scope, headers, body)
             outcome = await self.serve(route, scope, headers, body, principal)
@@ -242,6 +242,10 @@ class Skeleton(Generic[RouteT]):
         if authorization is not None and authorization[:7].lower() == "bearer ":
             return await self._authenticator.bearer(authorization[7:].strip())
         return await self._authenticator.authenticate(auth_request(scope, headers, body), v2=v2)
+
+    async def read_body(self, route: RouteT, receive: Receive, headers: dict[str, str]) -> bytes:
+        """The request body under the size cap (a dialect may give some routes another cap)."""
+        return await read_body(receive, headers, self._max_body)
 
     # ---- the dialect's stages -------------------------------------------------------------------
     # State a dialect keeps between its stages for one request lives on its route (when the route is

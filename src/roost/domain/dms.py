@@ -13,6 +13,7 @@ from roost.core import errors, jsonio
 from roost.core.clock import Clock
 from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator
 from roost.domain.dm_extras import DM_REFUSED
+from roost.domain.media_uploads import MediaUploads
 from roost.domain.text import extract_entities
 from roost.storage import dm_extras as dm_block_rows
 from roost.storage import dms as dm_rows
@@ -96,7 +97,15 @@ class DmService:
     """Sending direct messages (1:1, into a conversation, to a new group) and the read and typing
     signals the control plane raises."""
 
-    def __init__(self, db: Database, clock: Clock, ids: SnowflakeGenerator, users: UserStore) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        ids: SnowflakeGenerator,
+        users: UserStore,
+        media: MediaUploads | None = None,
+    ) -> None:
+        self._media = media  # uploaded media: the sender's own, less than 24 hours old
         self._db = db
         self._clock = clock
         self._ids = ids
@@ -104,7 +113,9 @@ class DmService:
 
     # ---- message bodies ----------------------------------------------------------------------
 
-    async def _message(self, body: Any, prefix: str = "$") -> tuple[str | None, list[str]]:
+    async def _message(
+        self, body: Any, prefix: str = "$", sender_id: int | None = None
+    ) -> tuple[str | None, list[str]]:
         """(text, media keys) of a message body `{"text"?, "attachments"?: [{"media_id"}]}`."""
         if not isinstance(body, dict):
             raise errors.invalid_body(f"{prefix}: a JSON object is expected")
@@ -131,7 +142,11 @@ class DmService:
                 )
             media_id = _id_string("media_id", item["media_id"])
             row = await self._users.media_by_id(media_id)
-            if row is None:
+            if row is None or (
+                self._media is not None
+                and sender_id is not None
+                and not await self._media.dm_attachable(media_id, sender_id)
+            ):
                 raise errors.invalid_request(
                     [errors.param_error("media_id", item["media_id"], "Your media IDs are invalid.")]
                 )
@@ -143,7 +158,7 @@ class DmService:
     # ---- writes ----------------------------------------------------------------------------------
 
     async def send_to_participant(self, sender_id: int, participant_id: int, body: Any) -> dict[str, str]:
-        text, media_keys = await self._message(body)
+        text, media_keys = await self._message(body, sender_id=sender_id)
         async with self._db.transaction() as tx:
             if await user_rows.get_user_tx(tx, participant_id) is None:
                 raise _user_not_found("participant_id", participant_id)
@@ -163,7 +178,7 @@ class DmService:
                 # A 1:1 conversation exists implicitly between any two users.
                 return await self.send_to_participant(sender_id, high if sender_id == low else low, body)
             raise _conversation_not_found(conversation_id)
-        text, media_keys = await self._message(body)
+        text, media_keys = await self._message(body, sender_id=sender_id)
         async with self._db.transaction() as tx:
             if await dm_rows.get_conversation_tx(tx, conversation_id) is None:
                 raise _conversation_not_found(conversation_id)
@@ -188,7 +203,7 @@ class DmService:
         if not isinstance(ids, list) or not 2 <= len(ids) <= MAX_GROUP:
             raise errors.invalid_body(f"$.participant_ids: an array of 2 to {MAX_GROUP} user ids is expected")
         participant_ids = list(dict.fromkeys(_id_string("participant_ids", item) for item in ids))
-        text, media_keys = await self._message(body["message"], "$.message")
+        text, media_keys = await self._message(body["message"], "$.message", sender_id)
         members = [sender_id, *(user_id for user_id in participant_ids if user_id != sender_id)]
         async with self._db.transaction() as tx:
             for user_id in members[1:]:

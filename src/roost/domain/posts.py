@@ -9,6 +9,7 @@ from typing import Any
 from roost.core import errors, jsonio
 from roost.core.clock import Clock
 from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator, snowflake_ms
+from roost.domain.media_uploads import MediaUploads
 from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
 from roost.storage import posts as post_rows
@@ -102,7 +103,9 @@ class PostService:
         url_seed: int,
         *,
         check_visibility: bool = True,
+        media: MediaUploads | None = None,
     ) -> None:
+        self._media = media  # uploaded media: ownership, expiry, processing state
         self._db = db
         self._clock = clock
         self._ids = ids
@@ -319,11 +322,23 @@ class PostService:
             return []
         ids = [_id_string("media.media_ids", value) for value in media_ids]
         found = []
+        types = []
+        any_uploaded = False
         for media_id in ids:
             row = await user_rows.get_media_by_id_tx(tx, media_id)
-            if row is None or (row["owner_id"] is not None and row["owner_id"] != author_id):
+            uploaded = None if self._media is None else await self._media.attachable(tx, media_id, author_id)
+            if (
+                row is None
+                or uploaded is False
+                or (uploaded is None and row["owner_id"] is not None and row["owner_id"] != author_id)
+            ):
                 raise field_error("media.media_ids", [str(i) for i in ids], "Your media IDs are invalid.")
             found.append(row["media_key"])
+            types.append(row["type"])
+            any_uploaded = any_uploaded or uploaded is not None
+        if any_uploaded and len(types) > 1 and any(kind != "photo" for kind in types):
+            # Up to 4 photos, or 1 animated GIF, or 1 video (imported media are taken as they come).
+            raise field_error("media.media_ids", [str(i) for i in ids], "Your media IDs are invalid.")
         return found
 
     async def _create_poll(self, tx: Executor, poll: dict[str, Any], now: int) -> int:

@@ -19,6 +19,7 @@ from roost.domain.accounts import valid_username
 from roost.domain.maintenance import Maintenance
 from roost.domain.text import user_entities
 from roost.domain.transfer_bookmarks import export_bookmarks, import_bookmarks
+from roost.domain.transfer_media import export_media_uploads, import_media_uploads
 from roost.domain.transfer_spaces import export_spaces, import_spaces
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
@@ -262,6 +263,8 @@ class Transfer:
                 await set_reply_hidden(tx, hidden_id, True)
             # Issue 15: Spaces, their tickets and account standing.
             counts.update(await import_spaces(tx, payload, self._clock.now_ms()))
+            # Issue 15: uploaded media and their bytes.
+            counts.update(await import_media_uploads(tx, payload, self._clock.now_ms()))
         await self._maintenance.observe_ids()
         self._users.forget_protected()
         return counts
@@ -289,4 +292,6 @@ class Transfer:
             ],
             # Issue 15: Spaces, their tickets and account standing.
             **await export_spaces(self._db),
+            # Issue 15: uploaded media and their bytes.
+            **await export_media_uploads(self._db),
         }

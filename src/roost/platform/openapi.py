@@ -56,6 +56,14 @@ def build_document(operations: Sequence[Operation], engine: FieldsEngine, versio
                 "required": True,
                 "content": {"application/json": {"schema": {"type": "object"}}},
             }
+        elif op.raw_body:  # file uploads: multipart parts, or base64 in JSON
+            entry["requestBody"] = {
+                "required": True,
+                "content": {
+                    "multipart/form-data": {"schema": {"type": "object"}},
+                    "application/json": {"schema": {"type": "object"}},
+                },
+            }
         paths.setdefault(op.path, {})[op.method.lower()] = entry
     return {
         "openapi": "3.0.0",

@@ -53,6 +53,8 @@ class Operation:
     selectable: bool = True  # accepts *.fields / expansions (False: always the default fields)
     body: bool = False  # takes a JSON body
     body_optional: bool = False  # ...which may be absent (the handler then gets None)
+    raw_body: bool = False  # takes its body as it came (a `RawBody`: multipart, forms, JSON with files)
+    max_body: int | None = None  # a larger body cap than the server's (file uploads)
     rate_limit: RateLimit = field(default_factory=RateLimit)
     daily_cap: DailyCap | None = None
     status: int = 200

@@ -18,6 +18,7 @@ from roost.config import Settings
 from roost.core import errors, jsonio
 from roost.core.errors import ParamError
 from roost.core.fields import FieldsEngine, Loader, RenderContext, Rendered, Selection
+from roost.core.multipart import RawBody
 from roost.core.pagination import PageToken
 from roost.core.params import (
     Param,
@@ -31,11 +32,13 @@ from roost.core.router import Router
 from roost.core.stages import Outcome, Skeleton, Stages
 from roost.core.wire import (
     RawHeaders,
+    Receive,
     Scope,
     Stream,
     encode_headers,
     header,
     parse_query,
+    read_body_into,
     window_headers,
     window_raw_headers,
 )
@@ -161,7 +164,10 @@ class Pipeline(Skeleton[Route]):
         # Kept for the head, which errors raised after this point answer with too.
         scope[RATE_HEADERS] = self._rate_limit(op, principal, now_ms / 1000)
         params, raw, selection = self._parse_params(op, scope.get("query_string", b""), path_params)
-        value = _json_body(headers, body) if op.body and (body or not op.body_optional) else None
+        if op.raw_body:
+            value: Any = RawBody(headers.get("content-type", ""), body)
+        else:
+            value = _json_body(headers, body) if op.body and (body or not op.body_optional) else None
         client = scope.get("client")
         call = Call(
             op, principal, params, value, selection, self.domain, now_ms, raw, client[0] if client else None
@@ -182,6 +188,12 @@ class Pipeline(Skeleton[Route]):
         if isinstance(result, Stream):
             return 200, result, result.content_type, result.headers
         return op.status, result, errors.JSON, _NO_HEADERS
+
+    async def read_body(self, route: Route, receive: Receive, headers: dict[str, str]) -> bytes:
+        op = route[0]
+        if op.raw_body:  # files: read into one buffer, which the handler's parts are views of
+            return await read_body_into(receive, headers, op.max_body or self._max_body)
+        return await super().read_body(route, receive, headers)
 
     def head(
         self, route: Route | None, scope: Scope, principal: Principal | None, outcome: Outcome

@@ -12,6 +12,7 @@ from roost.platform import (
     like_streams,
     lists,
     media,
+    media_upload,
     reposts,
     search,
     social,
@@ -50,4 +51,6 @@ def all_operations() -> list[Operation]:
         # Issue 15: spaces and compliance jobs.
         *spaces.OPERATIONS,
         *compliance.OPERATIONS,
+        # Issue 15, media upload:
+        *media_upload.OPERATIONS,
     ]

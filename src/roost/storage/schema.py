@@ -489,3 +489,7 @@ from roost.storage import (  # noqa: E402, F401
     schema_spaces,
     schema_streams,
 )
+
+# Media uploads and their bytes (issue 15): their own module, registered the same way.
+# isort: split
+from roost.storage import schema_media  # noqa: E402, F401

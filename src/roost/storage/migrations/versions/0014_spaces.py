@@ -1,6 +1,6 @@
 """spaces: the rest of the Space object, space tickets, compliance jobs, account standing
 
-Revision ID: 0014_spaces
+Revision ID: 0014
 Revises: 0013
 Create Date: 2026-11-26 12:58:56.123520
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_spaces"
+revision = "0014"
 down_revision = "0013"
 branch_labels = None
 depends_on = None
