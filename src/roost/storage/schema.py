@@ -404,7 +404,7 @@ spaces = Table(
     Column("created_at", BigInteger, nullable=False),
     Column("started_at", BigInteger),
     Column("ended_at", BigInteger),
-    # Issue 15, the Spaces reads (migration 0014_spaces): the rest of the platform's Space object.
+    # Issue 15, the Spaces reads (migration 0014): the rest of the platform's Space object.
     Column("scheduled_start", BigInteger),
     Column("updated_at", BigInteger),
     Column("lang", Text),
