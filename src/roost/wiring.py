@@ -35,6 +35,7 @@ from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
 from roost.domain.bookmarks import Bookmarks
+from roost.domain.community_objects import COMMUNITY_EXPANSIONS, COMMUNITY_KINDS
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
@@ -42,6 +43,8 @@ from roost.domain.dms import DmService
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.lookup import Lookup
 from roost.domain.maintenance import Maintenance
+from roost.domain.news import News
+from roost.domain.notes import Notes
 from roost.domain.oauth1_flow import OAuth1Flow
 from roost.domain.oauth2_flow import OAuth2Flow
 from roost.domain.objects import EXPANSIONS, KINDS
@@ -82,6 +85,8 @@ from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
+from roost.storage.news import NewsStore
+from roost.storage.notes import NoteStore
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.search import SearchStore
@@ -160,6 +165,9 @@ class Domain:
     bookmarks: Bookmarks
     dm_extras: DmExtras
     user_search: UserSearch
+    # Issue 15, community notes, news, communities:
+    notes: Notes
+    news: News
 
 
 @dataclass(slots=True)
@@ -178,7 +186,10 @@ class Server:
 
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
-    return FieldsEngine((*KINDS, *DM_KINDS, *LIKE_KINDS), {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS})
+    return FieldsEngine(
+        (*KINDS, *DM_KINDS, *LIKE_KINDS, *COMMUNITY_KINDS),
+        {**EXPANSIONS, **DM_EXPANSIONS, **LIKE_EXPANSIONS, **COMMUNITY_EXPANSIONS},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +212,7 @@ def event_layer(
     log = EventLog(db, stores.events, ActivityStore(db), clock)
     objects = StreamObjects(posts, users, engine, lookup.loader(None), clock)
     aaa = AaaStore(db)
-    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, stores.dms)
+    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, stores.dms, NewsStore(db))
 
     def rulesets(app_id: int) -> RuleSet:
         return RuleSet(db, settings, app_id)
@@ -284,6 +295,9 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
         dm_extras=DmExtras(db, clock, users, stores.dms),
         user_search=UserSearch(UserSearchStore(db), users),
+        # Issue 15, community notes, news, communities:
+        notes=Notes(db, clock, ids, NoteStore(db), posts, users, lookup),
+        news=News(db, clock, ids, NewsStore(db), posts),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -165,6 +165,37 @@ class EnumSet(Kind):
         return frozenset(items)
 
 
+class Boolean(Kind):
+    """`true` or `false` (the community notes' `test_mode`)."""
+
+    openapi: ClassVar[dict[str, Any]] = {"type": "boolean"}
+
+    def parse(self, name: str, raw: str) -> bool:
+        if raw not in ("true", "false"):
+            raise ParamError(f"The `{name}` query parameter value [{raw}] is not one of [true,false]")
+        return raw == "true"
+
+
+@dataclass(frozen=True)
+class BoundedText(Kind):
+    """A free text of `low` to `high` characters (news and communities search queries)."""
+
+    low: int
+    high: int
+
+    @property
+    def openapi(self) -> dict[str, Any]:  # type: ignore[override]
+        return {"type": "string", "minLength": self.low, "maxLength": self.high}
+
+    def parse(self, name: str, raw: str) -> str:
+        if not self.low <= len(raw) <= self.high:
+            raise ParamError(
+                f"The `{name}` query parameter value [{raw}] is not between {self.low} and {self.high} "
+                "characters long"
+            )
+        return raw
+
+
 class Timestamp(Kind):
     openapi: ClassVar[dict[str, Any]] = {"type": "string", "format": "date-time"}
 

@@ -10,6 +10,8 @@ from roost.platform import (
     dms,
     like_streams,
     media,
+    news,
+    notes,
     search,
     social,
     stream,
@@ -41,4 +43,7 @@ def all_operations() -> list[Operation]:
         *bookmarks.OPERATIONS,
         *dm_extras.OPERATIONS,
         *user_search.OPERATIONS,
+        # Issue 15:
+        *notes.OPERATIONS,
+        *news.OPERATIONS,
     ]

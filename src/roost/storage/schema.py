@@ -472,4 +472,9 @@ stream_links = Table(
 
 # Stream connection history and the usage ledger (issue 6), lists, bookmarks and DM blocks (issue 14):
 # their own modules, registered the same way.
-from roost.storage import schema_social, schema_streams  # noqa: E402, F401
+# Community notes, news, communities, articles and post metrics (issue 15): their own module too.
+from roost.storage import (  # noqa: E402, F401
+    schema_community,
+    schema_social,
+    schema_streams,
+)
