@@ -35,6 +35,7 @@ from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
 from roost.domain.bookmarks import Bookmarks
+from roost.domain.communities import Communities
 from roost.domain.community_objects import COMMUNITY_EXPANSIONS, COMMUNITY_KINDS
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_extras import DmExtras
@@ -81,6 +82,7 @@ from roost.storage.activity import ActivityStore
 from roost.storage.ads import AdsStore
 from roost.storage.apps import AppStore
 from roost.storage.bookmarks import BookmarkStore
+from roost.storage.communities import CommunityStore
 from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
@@ -168,6 +170,7 @@ class Domain:
     # Issue 15, community notes, news, communities:
     notes: Notes
     news: News
+    communities: Communities
 
 
 @dataclass(slots=True)
@@ -298,6 +301,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         # Issue 15, community notes, news, communities:
         notes=Notes(db, clock, ids, NoteStore(db), posts, users, lookup),
         news=News(db, clock, ids, NewsStore(db), posts),
+        communities=Communities(db, clock, ids, CommunityStore(db), users),
     )
     demo = DemoSeed(
         enabled=settings.demo,

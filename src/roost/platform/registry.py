@@ -5,6 +5,7 @@ from __future__ import annotations
 from roost.platform import (
     activity,
     bookmarks,
+    communities,
     connections,
     dm_extras,
     dms,
@@ -46,4 +47,5 @@ def all_operations() -> list[Operation]:
         # Issue 15:
         *notes.OPERATIONS,
         *news.OPERATIONS,
+        *communities.OPERATIONS,
     ]
