@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from tests.api.helpers import PROBLEMS, User, bearer, create, lookup, new_user
+from tests.api.helpers import PROBLEMS, User, bearer, create, import_objects, lookup, new_user, next_import_id
 from tests.support.client import Api
 
 ALL_FIELDS = "access,created_at,description,id,join_policy,member_count,name"
@@ -121,3 +121,43 @@ def test_posting_into_a_community_needs_membership(api: Api) -> None:
     # Nothing was posted by the refused requests.
     mine = api.get(f"/2/users/{outsider['id']}/tweets", auth="none", headers=bearer(outsider))
     assert mine.json()["meta"]["result_count"] == 0
+
+
+def test_the_demo_has_communities_with_members(api: Api, credentials: dict[str, Any]) -> None:
+    found = api.get(
+        "/2/communities/search", params={"query": "rustaceans", "community.fields": ALL_FIELDS}, auth="oauth2"
+    ).json()
+    [rust] = [item for item in found["data"] if item["name"] == "Rustaceans"]
+    assert rust["member_count"] >= 2
+    assert rust["access"] == "Public"
+    # The demo user created it, so may post into it.
+    posted = api.post(
+        "/2/tweets", auth="oauth2", json={"text": "hello rustaceans", "community_id": rust["id"]}
+    )
+    assert posted.status_code == 201, posted.text
+
+
+def test_export_and_import_carry_communities_notes_and_news(api: Api) -> None:
+    exported = api.http.get("/_roost/export").json()
+    for section in ("note_writers", "notes", "news", "communities", "community_members"):
+        assert exported[section], section
+    [rust] = [item for item in exported["communities"] if item["name"] == "Rustaceans"]
+    assert set(rust) == {*ALL_FIELDS.split(","), "creator_id"}
+
+    creator = new_user(api)
+    community_id = next_import_id()
+    story_id = next_import_id()
+    payload = {
+        "communities": [
+            {"id": community_id, "name": "Imported", "creator_id": creator["id"], "member_count": 1}
+        ],
+        "community_members": [{"community_id": community_id, "user_id": creator["id"], "role": "Admin"}],
+        "news": [{"id": story_id, "name": "Imported story", "keywords": ["imported"]}],
+    }
+    base = {"users": 0, "tweets": 0, "media": 0}
+    assert import_objects(api, payload) == {**base, "communities": 1, "community_members": 1, "news": 1}
+    assert import_objects(api, payload) == {**base, "communities": 0, "community_members": 0, "news": 0}
+    shown = api.get(f"/2/communities/{community_id}", params={"community.fields": "member_count"}).json()
+    assert shown["data"]["member_count"] == 1
+    assert create(api, creator, community_id=community_id).status_code == 201
+    assert api.get(f"/2/news/{story_id}", conform=False).json()["data"]["name"] == "Imported story"

@@ -101,6 +101,11 @@ def test_export_then_import_into_an_empty_server_keeps_ids_and_fields(private: A
         "media": 0,
         "bookmark_folders": 0,
         "bookmarks": 0,
+        "note_writers": 0,
+        "notes": 0,
+        "news": 0,
+        "communities": 0,
+        "community_members": 0,
     }
 
 

@@ -145,3 +145,15 @@ def test_publishing_is_validated(api: Api) -> None:
     assert refused.status_code == 400
     unknown_post = api.http.post("/_roost/news", json={"name": "n", "cluster_post_ids": ["1"]})
     assert unknown_post.status_code == 400
+
+
+def test_the_demo_has_news_stories_clustering_its_posts(api: Api) -> None:
+    found = get(api, "/2/news/search", query="rust", **{"news.fields": "cluster_posts_results,contexts"})
+    [story] = [
+        item for item in found["data"] if item["name"] == "Rust keeps gaining ground with backend teams"
+    ]
+    assert story["contexts"]["topics"] == ["Programming"]
+    assert story["cluster_posts_results"]
+    first = story["cluster_posts_results"][0]["post_id"]
+    post = api.get(f"/2/tweets/{first}").json()["data"]
+    assert "#rustlang" in post["text"]

@@ -310,3 +310,16 @@ def test_notes_take_oauth1_user_context_and_refuse_app_only(api: Api, author: Us
     app_only = api.get(WRITTEN, params={"test_mode": "true"})
     assert app_only.status_code == 403
     assert app_only.json()["type"] == "https://api.x.com/2/problems/unsupported-authentication"
+
+
+def test_the_demo_user_is_a_note_writer_with_test_notes(api: Api) -> None:
+    response = api.get(WRITTEN, auth="oauth2", params={"test_mode": "true"}, conform=False)
+    assert response.status_code == 200, response.text
+    body = conforming(response)
+    assert body["meta"]["result_count"] >= 2
+    classifications = {note["info"]["classification"] for note in body["data"]}
+    assert classifications == {"misinformed_or_potentially_misleading", "not_misleading"}
+    feed = api.get(ELIGIBLE, auth="oauth2", params={"test_mode": "true"})
+    assert feed.status_code == 200, feed.text
+    noted = {note["info"]["post_id"] for note in body["data"]}
+    assert not noted & {post["id"] for post in feed.json().get("data", [])}

@@ -14,6 +14,7 @@ from typing import Any
 from roost.core import jsonio
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator, TokenSource, media_key
+from roost.data.demo_community import seed_community
 from roost.domain.accounts import AccountService
 from roost.domain.maintenance import DEMO_APP_SETTING, DEMO_USER_SETTING, Maintenance
 from roost.domain.posts import PostService
@@ -234,6 +235,7 @@ class DemoSeed:
         )
         await _posts(posting, past_clock, people, media_ids, rng, posts, now)
         await self._social_extras(owner, people, now)
+        await seed_community(self._db, self._seed, owner, people, now)
         await self._maintenance.observe_ids()
         return {"app": app, "user": owner}
 

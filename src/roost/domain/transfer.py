@@ -19,6 +19,7 @@ from roost.domain.accounts import valid_username
 from roost.domain.maintenance import Maintenance
 from roost.domain.text import user_entities
 from roost.domain.transfer_bookmarks import export_bookmarks, import_bookmarks
+from roost.domain.transfer_community import export_community, import_community
 from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database
@@ -245,6 +246,8 @@ class Transfer:
                     counts["tweets"] += 1
             # Issue 14: bookmarks and their folders, counted when the payload carries them.
             counts.update(await import_bookmarks(tx, payload, self._clock.now_ms()))
+            # Issue 15: note writers and notes, news stories, communities and their members.
+            counts.update(await import_community(tx, payload, self._clock.now_ms()))
         await self._maintenance.observe_ids()
         self._users.forget_protected()
         return counts
@@ -265,4 +268,6 @@ class Transfer:
             "media": [objects.render_media(row, objects.MEDIA_FIELDS, context) for row in media],
             # Issue 14: bookmarks and their folders.
             **await export_bookmarks(self._db),
+            # Issue 15: note writers and notes, news stories, communities and their members.
+            **await export_community(self._db),
         }

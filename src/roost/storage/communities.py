@@ -55,8 +55,14 @@ async def member_tx(tx: Executor, community_id: int, user_id: int) -> Row | None
 
 
 async def add_member(tx: Executor, row: dict[str, Any]) -> None:
-    await tx.execute(_insert_member, row)
+    """A new member, counted on the community."""
+    await insert_member(tx, row)
     await tx.execute(_bump_members, {"id": row["community_id"], "delta": 1})
+
+
+async def insert_member(tx: Executor, row: dict[str, Any]) -> None:
+    """A member row alone (imports, whose communities carry their count)."""
+    await tx.execute(_insert_member, row)
 
 
 async def all_communities(db: Executor | Database) -> list[Row]:
