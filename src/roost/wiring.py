@@ -61,6 +61,7 @@ from roost.domain.stream_rules import StreamRuleService
 from roost.domain.stream_ruleset import RuleSet
 from roost.domain.timelines import Timelines
 from roost.domain.transfer import Transfer
+from roost.domain.trends import Trends
 from roost.domain.usage import Usage
 from roost.domain.user_search import UserSearch
 from roost.domain.webhooks import WebhookService
@@ -96,6 +97,7 @@ from roost.storage.social import SocialStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
 from roost.storage.streams import StreamStore
+from roost.storage.trends import TrendStore
 from roost.storage.user_search import UserSearchStore
 from roost.storage.users import UserStore
 from roost.storage.webhooks import WebhookStore
@@ -171,6 +173,7 @@ class Domain:
     notes: Notes
     news: News
     communities: Communities
+    trends: Trends
 
 
 @dataclass(slots=True)
@@ -302,6 +305,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         notes=Notes(db, clock, ids, NoteStore(db), posts, users, lookup),
         news=News(db, clock, ids, NewsStore(db), posts),
         communities=Communities(db, clock, ids, CommunityStore(db), users),
+        trends=Trends(clock, TrendStore(db)),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from roost.core.clock import iso_ms
-from roost.core.fields import ObjectKind, RenderContext, Row
+from roost.core.fields import POST_VOCAB, ObjectKind, RenderContext, Row
 
 NOTE_FIELDS = ("id", "info", "scoring_status", "status", "test_result")
 # The documentation's notes_written items carry the id and the note's contents.
@@ -36,6 +36,34 @@ NEWS_DEFAULTS = ("id", "name")
 
 COMMUNITY_FIELDS = ("access", "created_at", "description", "id", "join_policy", "member_count", "name")
 COMMUNITY_DEFAULTS = ("id", "name")
+
+
+TREND_FIELDS = ("trend_name", "tweet_count")
+PERSONALIZED_TREND_FIELDS = ("category", "post_count", "trend_name", "trending_since")
+
+
+def render_trend(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in names:
+        if name == "trend_name":
+            out[name] = row["trend_name"]
+        elif name == "tweet_count":
+            out[name] = int(row["post_count"])
+    return out
+
+
+def render_personalized_trend(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in names:
+        if name in ("trend_name", "category"):
+            out[name] = row[name]
+        elif name == "post_count":
+            # A string in the 2.167 document, an integer in 2.159: each vocabulary gets its own.
+            count = int(row["post_count"])
+            out[name] = str(count) if ctx.vocab == POST_VOCAB else count
+        elif name == "trending_since":
+            out[name] = iso_ms(int(row["trending_since"]))
+    return out
 
 
 def render_note(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
@@ -130,6 +158,30 @@ COMMUNITY_KINDS = (
         {"tweet": "communities", "post": "communities"},
         render_community,
         lambda row: row["id"],
+    ),
+    ObjectKind(
+        "trend",
+        "trend",
+        ("trend.fields",),
+        TREND_FIELDS,
+        {},
+        TREND_FIELDS,
+        {"tweet": "trends", "post": "trends"},
+        render_trend,
+        lambda row: row["trend_name"],
+    ),
+    ObjectKind(
+        "personalized_trend",
+        "personalized_trend",
+        ("personalized_trend.fields",),
+        PERSONALIZED_TREND_FIELDS,
+        {},
+        PERSONALIZED_TREND_FIELDS,
+        {"tweet": "trends", "post": "trends"},
+        render_personalized_trend,
+        lambda row: row["trend_name"],
+        # Naming it selects the 2.167 vocabulary (its string count), as search counts do.
+        frozenset({"post_count"}),
     ),
 )
 COMMUNITY_EXPANSIONS: dict[str, tuple[()]] = {}

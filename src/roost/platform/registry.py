@@ -18,6 +18,7 @@ from roost.platform import (
     stream,
     stream_webhooks,
     streams,
+    trends,
     tweets,
     user_search,
     users,
@@ -48,4 +49,5 @@ def all_operations() -> list[Operation]:
         *notes.OPERATIONS,
         *news.OPERATIONS,
         *communities.OPERATIONS,
+        *trends.OPERATIONS,
     ]
