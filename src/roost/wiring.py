@@ -34,6 +34,7 @@ from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
+from roost.domain.articles import Articles
 from roost.domain.bookmarks import Bookmarks
 from roost.domain.communities import Communities
 from roost.domain.community_objects import COMMUNITY_EXPANSIONS, COMMUNITY_KINDS
@@ -174,6 +175,7 @@ class Domain:
     news: News
     communities: Communities
     trends: Trends
+    articles: Articles
 
 
 @dataclass(slots=True)
@@ -306,6 +308,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         news=News(db, clock, ids, NewsStore(db), posts),
         communities=Communities(db, clock, ids, CommunityStore(db), users),
         trends=Trends(clock, TrendStore(db)),
+        articles=Articles(db, clock, ids, PostService(db, clock, ids, url_seed=settings.seed)),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from roost.platform import (
     activity,
+    articles,
     bookmarks,
     communities,
     connections,
@@ -50,4 +51,5 @@ def all_operations() -> list[Operation]:
         *news.OPERATIONS,
         *communities.OPERATIONS,
         *trends.OPERATIONS,
+        *articles.OPERATIONS,
     ]
