@@ -34,6 +34,7 @@ from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
+from roost.domain.analytics import Analytics
 from roost.domain.articles import Articles
 from roost.domain.bookmarks import Bookmarks
 from roost.domain.communities import Communities
@@ -82,6 +83,7 @@ from roost.events.xaa import ActivityEvents
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.ads import AdsStore
+from roost.storage.analytics import AnalyticsStore
 from roost.storage.apps import AppStore
 from roost.storage.bookmarks import BookmarkStore
 from roost.storage.communities import CommunityStore
@@ -176,6 +178,7 @@ class Domain:
     communities: Communities
     trends: Trends
     articles: Articles
+    analytics: Analytics
 
 
 @dataclass(slots=True)
@@ -309,6 +312,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         communities=Communities(db, clock, ids, CommunityStore(db), users),
         trends=Trends(clock, TrendStore(db)),
         articles=Articles(db, clock, ids, PostService(db, clock, ids, url_seed=settings.seed)),
+        analytics=Analytics(db, clock, ids, AnalyticsStore(db), posts),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -1,10 +1,11 @@
 """Control-plane writes for issue 15's objects the v2 surface cannot make: publishing a news story
 (which emits `news.new` to activity subscriptions), enrolling API note writers, creating communities
-and adding their members.
+and adding their members, adding impressions and engagements to posts.
 
 POST /_roost/news, PUT /_roost/note_writers/{user_id}, POST /_roost/communities,
-PUT /_roost/communities/{community_id}/members/{user_id} (body optional: {"role"}). Errors are JSON
-problems like the rest of /_roost.
+PUT /_roost/communities/{community_id}/members/{user_id} (body optional: {"role"}),
+POST /_roost/tweets/{post_id}/metrics ({"impressions": n, "url_clicks": n, ...}: analytics). Errors are
+JSON problems like the rest of /_roost.
 """
 
 from __future__ import annotations
@@ -45,7 +46,13 @@ def community_routes(state: ServerState) -> list[BaseRoute]:
         view = {"community_id": str(community_id), "user_id": str(user_id), "member": True}
         return OrjsonResponse(view, status_code=201 if added else 200)
 
+    async def add_metrics(request: Request) -> Response:
+        post_id = numeric_id(request.path_params["post_id"], "post_id")
+        added = await state.domain.analytics.add(post_id, await _json(request))
+        return OrjsonResponse({"post_id": str(post_id), "added": added}, status_code=201)
+
     return [
+        Route("/_roost/tweets/{post_id}/metrics", add_metrics, methods=["POST"]),
         Route("/_roost/communities", create_community, methods=["POST"]),
         Route("/_roost/communities/{community_id}/members/{user_id}", add_member, methods=["PUT"]),
         Route("/_roost/news", publish_news, methods=["POST"]),

@@ -8,6 +8,7 @@ Rows are plain mappings the domain builds (`notes.note_view`, `news.story_view`,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from roost.core.clock import iso_ms
@@ -63,6 +64,56 @@ def render_personalized_trend(row: Row, names: Sequence[str], ctx: RenderContext
             out[name] = str(count) if ctx.vocab == POST_VOCAB else count
         elif name == "trending_since":
             out[name] = iso_ms(int(row["trending_since"]))
+    return out
+
+
+ANALYTICS_METRICS = (
+    "app_install_attempts",
+    "app_opens",
+    "bookmarks",
+    "detail_expands",
+    "email_tweet",
+    "engagements",
+    "follows",
+    "hashtag_clicks",
+    "impressions",
+    "likes",
+    "media_views",
+    "permalink_clicks",
+    "quote_tweets",
+    "replies",
+    "retweets",
+    "shares",
+    "unfollows",
+    "unlikes",
+    "url_clicks",
+    "user_profile_clicks",
+)
+ANALYTICS_FIELDS = tuple(sorted((*ANALYTICS_METRICS, "id", "timestamp", "timestamped_metrics")))
+ANALYTICS_DEFAULTS = ("id", "timestamped_metrics")
+
+
+def _stamp(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def render_analytics(row: Row, names: Sequence[str], ctx: RenderContext) -> dict[str, Any]:
+    """A post's metrics: the selected ones over the window, and per bucket (every metric when none
+    is selected)."""
+    chosen = [name for name in names if name in ANALYTICS_METRICS] or list(ANALYTICS_METRICS)
+    out: dict[str, Any] = {}
+    for name in names:
+        if name == "id":
+            out[name] = str(row["id"])
+        elif name == "timestamp":
+            out[name] = _stamp(int(row["start"]))
+        elif name == "timestamped_metrics":
+            out[name] = [
+                {"timestamp": _stamp(at), "metrics": {metric: counts[metric] for metric in chosen}}
+                for at, counts in row["buckets"]
+            ]
+        elif name in ANALYTICS_METRICS:
+            out[name] = sum(counts[name] for _, counts in row["buckets"])
     return out
 
 
@@ -182,6 +233,17 @@ COMMUNITY_KINDS = (
         lambda row: row["trend_name"],
         # Naming it selects the 2.167 vocabulary (its string count), as search counts do.
         frozenset({"post_count"}),
+    ),
+    ObjectKind(
+        "analytics",
+        "analytics",
+        ("analytics.fields",),
+        ANALYTICS_FIELDS,
+        {},
+        ANALYTICS_DEFAULTS,
+        {"tweet": "analytics", "post": "analytics"},
+        render_analytics,
+        lambda row: row["id"],
     ),
 )
 COMMUNITY_EXPANSIONS: dict[str, tuple[()]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from roost.platform import (
     activity,
+    analytics,
     articles,
     bookmarks,
     communities,
@@ -52,4 +53,5 @@ def all_operations() -> list[Operation]:
         *communities.OPERATIONS,
         *trends.OPERATIONS,
         *articles.OPERATIONS,
+        *analytics.OPERATIONS,
     ]
