@@ -166,14 +166,15 @@ class EnumSet(Kind):
 
 
 class Boolean(Kind):
-    """`true` or `false` (the community notes' `test_mode`)."""
+    """`true` or `false` in any case (the community notes' `test_mode`; Python clients send `True`)."""
 
     openapi: ClassVar[dict[str, Any]] = {"type": "boolean"}
 
     def parse(self, name: str, raw: str) -> bool:
-        if raw not in ("true", "false"):
+        value = raw.lower()
+        if value not in ("true", "false"):
             raise ParamError(f"The `{name}` query parameter value [{raw}] is not one of [true,false]")
-        return raw == "true"
+        return value == "true"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from roost.core.clock import iso_ms
-from roost.core.fields import POST_VOCAB, ObjectKind, RenderContext, Row
+from roost.core.fields import ObjectKind, RenderContext, Row
 
 NOTE_FIELDS = ("id", "info", "scoring_status", "status", "test_result")
 # The documentation's notes_written items carry the id and the note's contents.
@@ -59,9 +59,9 @@ def render_personalized_trend(row: Row, names: Sequence[str], ctx: RenderContext
         if name in ("trend_name", "category"):
             out[name] = row[name]
         elif name == "post_count":
-            # A string in the 2.167 document, an integer in 2.159: each vocabulary gets its own.
-            count = int(row["post_count"])
-            out[name] = str(count) if ctx.vocab == POST_VOCAB else count
+            # A string, as the 2.167 document and the official SDK built from it have it (2.159 said
+            # integer; the SDK's model refuses one).
+            out[name] = str(int(row["post_count"]))
         elif name == "trending_since":
             out[name] = iso_ms(int(row["trending_since"]))
     return out
