@@ -139,3 +139,19 @@ def test_parameters_and_control_plane_input_are_checked(api: Api) -> None:
     refused = api.http.post(f"/_roost/tweets/{post['id']}/metrics", json={"likes": 3})
     assert refused.status_code == 400
     assert api.http.post(f"/_roost/tweets/{post['id']}/metrics", json={"impressions": -1}).status_code == 400
+
+
+def test_too_many_buckets_are_refused(api: Api) -> None:
+    author = new_user(api)
+    post = create_ok(api, author)
+    query = {
+        "start_time": "2000-01-01T00:00:00Z",
+        "end_time": "2026-01-01T00:00:00Z",
+        "granularity": "hourly",
+    }
+    response = analytics(api, author, [post["id"]], **query)
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"parameters": {"granularity": ["hourly"]}, "message": "At most 2000 buckets per request"}
+    ]
+    assert analytics(api, author, [post["id"]], **{**query, "granularity": "total"}).status_code == 200

@@ -77,11 +77,15 @@ def timestamp(ms: int) -> str:
 
 def bucket_starts(start: int, end: int, granularity: str) -> list[int]:
     """The buckets' starts: one for `total`, else aligned to the hour or the (UTC) day and stepping by
-    the granularity until `end`."""
+    the granularity until `end`; more than MAX_BUCKETS is refused."""
     if granularity == "total":
         return [start]
     step = STEPS[granularity]
     first = start - start % (HOUR_MS if granularity == "hourly" else 24 * HOUR_MS)
+    if (end - first + step - 1) // step > MAX_BUCKETS:
+        raise errors.invalid_request(
+            [errors.param_error("granularity", granularity, f"At most {MAX_BUCKETS} buckets per request")]
+        )
     return list(range(first, end, step))
 
 
@@ -101,10 +105,6 @@ class Analytics:
                 [errors.param_error("end_time", timestamp(end), "end_time must be after start_time")]
             )
         starts = bucket_starts(start, end, granularity)
-        if len(starts) > MAX_BUCKETS:
-            raise errors.invalid_request(
-                [errors.param_error("granularity", granularity, f"At most {MAX_BUCKETS} buckets per request")]
-            )
         wanted = list(dict.fromkeys(ids))
         found = {
             int(row["id"]): row for row in await self._posts.get_many(wanted) if row["deleted_at"] is None
