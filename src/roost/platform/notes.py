@@ -74,9 +74,9 @@ WRITE_SCOPES = ("tweet.write",)
 READ_SCOPES = ("tweet.read",)
 
 
-def _evaluate(path: str) -> Operation:
+def _evaluate(operation_id: str, path: str) -> Operation:
     return Operation(
-        "evaluateCommunityNotes",
+        operation_id,
         "POST",
         path,
         evaluate_note,
@@ -106,8 +106,9 @@ OPERATIONS: tuple[Operation, ...] = (
         tag="Community Notes",
         summary="Create a Community Note",
     ),
-    _evaluate("/2/notes/evaluate"),
-    _evaluate("/2/evaluate_note"),  # the seed's path
+    _evaluate("evaluateCommunityNotes", "/2/notes/evaluate"),
+    # The seed's (and 2.159's) path: its own operation id, so the generated document stays valid.
+    _evaluate("evaluateNote", "/2/evaluate_note"),
     Operation(
         "searchCommunityNotesWritten",
         "GET",
