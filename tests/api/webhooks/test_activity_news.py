@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 from tests.api.webhooks.helpers import make_hook, wait_for
 from tests.support.client import Api
@@ -17,7 +18,7 @@ from tests.support.server import LiveServer
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    live = LiveServer(tag="activity_news", rate_limits=False)
+    live = LiveServer(tag="activity_news", rate_limits=False, extra={"activity_stream_keepalive_s": "0.5"})
     live.start()
     yield live
     live.stop()
@@ -63,3 +64,20 @@ def test_published_stories_reach_news_subscriptions_by_keyword(api: Api, receive
         "contexts": wanted["contexts"],
         "cluster_posts_results": [],
     }
+
+
+def test_published_stories_reach_the_activity_stream(api: Api, server: LiveServer) -> None:
+    body = {"event_type": "news.new", "filter": {"keyword": "comet"}, "tag": "news"}
+    assert api.post("/2/activity/subscriptions", json=body).status_code == 200
+    with (
+        httpx.Client(base_url=server.base_url, timeout=10) as client,
+        client.stream("GET", "/2/activity/stream", headers=api.bearer()) as response,
+    ):
+        assert response.status_code == 200
+        publish(api, name="Markets close higher")
+        wanted = publish(api, name="A comet is visible tonight", keywords=["astronomy"])
+        lines = response.iter_lines()
+        envelope = json.loads(next(line for line in lines if line.strip()))
+        assert envelope["data"]["event_type"] == "news.new"
+        assert envelope["data"]["tag"] == "news"
+        assert envelope["data"]["payload"]["id"] == wanted["id"]
