@@ -172,7 +172,7 @@ class Domain:
     bookmarks: Bookmarks
     dm_extras: DmExtras
     user_search: UserSearch
-    # Issue 15, community notes, news, communities:
+    # Issue 15, notes, news, communities, trends, articles, post analytics:
     notes: Notes
     news: News
     communities: Communities
@@ -306,7 +306,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
         dm_extras=DmExtras(db, clock, users, stores.dms),
         user_search=UserSearch(UserSearchStore(db), users),
-        # Issue 15, community notes, news, communities:
+        # Issue 15, notes, news, communities, trends, articles, post analytics:
         notes=Notes(db, clock, ids, NoteStore(db), posts, users, lookup),
         news=News(db, clock, ids, NewsStore(db), posts),
         communities=Communities(db, clock, ids, CommunityStore(db), users),

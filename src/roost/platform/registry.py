@@ -47,7 +47,7 @@ def all_operations() -> list[Operation]:
         *bookmarks.OPERATIONS,
         *dm_extras.OPERATIONS,
         *user_search.OPERATIONS,
-        # Issue 15:
+        # Issue 15, notes, news, communities, trends, articles, post analytics:
         *notes.OPERATIONS,
         *news.OPERATIONS,
         *communities.OPERATIONS,
