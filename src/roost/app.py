@@ -11,6 +11,7 @@ from roost.ads.api.registry import all_ads_operations
 from roost.ads.pipeline import AdsPipeline
 from roost.config import Settings
 from roost.control.ads import ads_routes
+from roost.control.community import community_routes
 from roost.control.deliveries import delivery_routes
 from roost.control.routes import build_control_app
 from roost.control.social import social_routes
@@ -115,6 +116,7 @@ class RoostApp:
                 *social_routes(state),
                 *space_routes(state),  # issue 15: Spaces and account standing,
                 *compliance_storage_routes(server.domain.compliance),  # and the compliance jobs' URLs
+                *community_routes(state),
                 *ads_routes(server.ads),
             ],
         )

@@ -34,7 +34,11 @@ from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
 from roost.domain.accounts import AccountService
 from roost.domain.activity import ActivityService
+from roost.domain.analytics import Analytics
+from roost.domain.articles import Articles
 from roost.domain.bookmarks import Bookmarks
+from roost.domain.communities import Communities
+from roost.domain.community_objects import COMMUNITY_EXPANSIONS, COMMUNITY_KINDS
 from roost.domain.compliance import ComplianceJobs
 from roost.domain.compliance_objects import COMPLIANCE_KINDS
 from roost.domain.dm_events import DmEvents
@@ -48,6 +52,8 @@ from roost.domain.lookup import Lookup
 from roost.domain.maintenance import Maintenance
 from roost.domain.media_objects import MEDIA_OBJECT_EXPANSIONS, MEDIA_OBJECT_KINDS
 from roost.domain.media_uploads import MediaUploads
+from roost.domain.news import News
+from roost.domain.notes import Notes
 from roost.domain.oauth1_flow import OAuth1Flow
 from roost.domain.oauth2_flow import OAuth2Flow
 from roost.domain.objects import EXPANSIONS, KINDS
@@ -66,6 +72,7 @@ from roost.domain.stream_rules import StreamRuleService
 from roost.domain.stream_ruleset import RuleSet
 from roost.domain.timelines import Timelines
 from roost.domain.transfer import Transfer
+from roost.domain.trends import Trends
 from roost.domain.usage import Usage
 from roost.domain.user_search import UserSearch
 from roost.domain.v1_accounts import V1Accounts
@@ -86,14 +93,18 @@ from roost.events.xaa import ActivityEvents
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.ads import AdsStore
+from roost.storage.analytics import AnalyticsStore
 from roost.storage.apps import AppStore
 from roost.storage.bookmarks import BookmarkStore
+from roost.storage.communities import CommunityStore
 from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
 from roost.storage.lists import ListStore  # lists (issue 14)
 from roost.storage.media_uploads import MediaUploadStore
+from roost.storage.news import NewsStore
+from roost.storage.notes import NoteStore
 from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.reposts import RepostStore
@@ -103,6 +114,7 @@ from roost.storage.spaces import SpaceStore
 from roost.storage.stream_links import StreamLinkStore
 from roost.storage.stream_rules import StreamRuleStore
 from roost.storage.streams import StreamStore
+from roost.storage.trends import TrendStore
 from roost.storage.user_search import UserSearchStore
 from roost.storage.users import UserStore
 from roost.storage.webhooks import WebhookStore
@@ -182,6 +194,13 @@ class Domain:
     # Issue 15, media upload and the v1.1 account reads:
     media_uploads: MediaUploads
     v1_accounts: V1Accounts
+    # Issue 15, notes, news, communities, trends, articles, post analytics:
+    notes: Notes
+    news: News
+    communities: Communities
+    trends: Trends
+    articles: Articles
+    analytics: Analytics
 
 
 @dataclass(slots=True)
@@ -201,7 +220,16 @@ class Server:
 def fields_engine() -> FieldsEngine:
     """Every object kind the v2 surface renders, with what each expands to."""
     return FieldsEngine(
-        (*KINDS, *DM_KINDS, *LIKE_KINDS, *LIST_KINDS, *SPACE_KINDS, *COMPLIANCE_KINDS, *MEDIA_OBJECT_KINDS),
+        (
+            *KINDS,
+            *DM_KINDS,
+            *LIKE_KINDS,
+            *LIST_KINDS,
+            *SPACE_KINDS,
+            *COMPLIANCE_KINDS,
+            *MEDIA_OBJECT_KINDS,
+            *COMMUNITY_KINDS,
+        ),
         {
             **EXPANSIONS,
             **DM_EXPANSIONS,
@@ -209,6 +237,7 @@ def fields_engine() -> FieldsEngine:
             **LIST_EXPANSIONS,
             **SPACE_EXPANSIONS,
             **MEDIA_OBJECT_EXPANSIONS,
+            **COMMUNITY_EXPANSIONS,
         },
     )
 
@@ -233,7 +262,7 @@ def event_layer(
     log = EventLog(db, stores.events, ActivityStore(db), clock)
     objects = StreamObjects(posts, users, engine, lookup.loader(None), clock)
     aaa = AaaStore(db)
-    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, stores.dms)
+    activity = ActivityEvents(ActivityStore(db), aaa, users, posts, stores.dms, NewsStore(db))
 
     def rulesets(app_id: int) -> RuleSet:
         return RuleSet(db, settings, app_id)
@@ -328,6 +357,13 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         # Issue 15, media upload and the v1.1 account reads:
         media_uploads=media_uploads,
         v1_accounts=V1Accounts(users, posts, lookup),
+        # Issue 15, notes, news, communities, trends, articles, post analytics:
+        notes=Notes(db, clock, ids, NoteStore(db), posts, users, lookup),
+        news=News(db, clock, ids, NewsStore(db), posts),
+        communities=Communities(db, clock, ids, CommunityStore(db), users),
+        trends=Trends(clock, TrendStore(db)),
+        articles=Articles(db, clock, ids, post_service),
+        analytics=Analytics(db, clock, ids, AnalyticsStore(db), posts),
     )
     demo = DemoSeed(
         enabled=settings.demo,

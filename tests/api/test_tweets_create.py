@@ -362,10 +362,15 @@ def test_exclusive_attachments_are_refused(
 
 
 def test_community_paid_partnership_and_reply_settings(api: Api, make_user: Any) -> None:
+    # Posting into a community needs one the author is a member of (tests/api/test_communities.py).
+    author = make_user()
+    community = api.http.post("/_roost/communities", json={"name": "Paid posts", "creator_id": author["id"]})
+    assert community.status_code == 201, community.text
+    community_id = community.json()["id"]
     post = create_ok(
         api,
-        make_user(),
-        community_id="1146654567674912769",
+        author,
+        community_id=community_id,
         share_with_followers=True,
         paid_partnership=True,
         reply_settings="mentionedUsers",
@@ -373,7 +378,7 @@ def test_community_paid_partnership_and_reply_settings(api: Api, make_user: Any)
     # post.fields: the 2.159 schema caps reply_settings at 12 letters, contradicting its own enum.
     fields = {"post.fields": "community_id,paid_partnership,reply_settings"}
     data = lookup(api, post["id"], **fields)["data"]
-    assert data["community_id"] == "1146654567674912769"
+    assert data["community_id"] == community_id
     assert data["paid_partnership"] is True
     assert data["reply_settings"] == "mentionedUsers"
 

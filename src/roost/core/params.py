@@ -165,6 +165,38 @@ class EnumSet(Kind):
         return frozenset(items)
 
 
+class Boolean(Kind):
+    """`true` or `false` in any case (the community notes' `test_mode`; Python clients send `True`)."""
+
+    openapi: ClassVar[dict[str, Any]] = {"type": "boolean"}
+
+    def parse(self, name: str, raw: str) -> bool:
+        value = raw.lower()
+        if value not in ("true", "false"):
+            raise ParamError(f"The `{name}` query parameter value [{raw}] is not one of [true,false]")
+        return value == "true"
+
+
+@dataclass(frozen=True)
+class BoundedText(Kind):
+    """A free text of `low` to `high` characters (news and communities search queries)."""
+
+    low: int
+    high: int
+
+    @property
+    def openapi(self) -> dict[str, Any]:  # type: ignore[override]
+        return {"type": "string", "minLength": self.low, "maxLength": self.high}
+
+    def parse(self, name: str, raw: str) -> str:
+        if not self.low <= len(raw) <= self.high:
+            raise ParamError(
+                f"The `{name}` query parameter value [{raw}] is not between {self.low} and {self.high} "
+                "characters long"
+            )
+        return raw
+
+
 class Timestamp(Kind):
     openapi: ClassVar[dict[str, Any]] = {"type": "string", "format": "date-time"}
 

@@ -14,6 +14,7 @@ from typing import Any
 from roost.core import jsonio
 from roost.core.clock import Clock
 from roost.core.ids import SnowflakeGenerator, TokenSource, media_key
+from roost.data.demo_community import seed_community
 from roost.domain.accounts import AccountService
 from roost.domain.lists import ListService
 from roost.domain.lookup import Lookup
@@ -248,6 +249,7 @@ class DemoSeed:
             self._db, self._users, posting, past_clock, post_ids, people, self._seed
         )
         await self._spaces_and_standing(owner, people, now)  # issue 15
+        await seed_community(self._db, self._seed, owner, people, now)
         await self._maintenance.observe_ids()
         return {"app": app, "user": owner}
 

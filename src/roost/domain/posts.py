@@ -9,6 +9,7 @@ from typing import Any
 from roost.core import errors, jsonio
 from roost.core.clock import Clock
 from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator, snowflake_ms
+from roost.domain.communities import check_member
 from roost.domain.media_uploads import MediaUploads
 from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
@@ -121,6 +122,8 @@ class PostService:
             author = await user_rows.get_user_tx(tx, author_id)
             if author is None:
                 raise errors.unauthorized()
+            if draft.community_id is not None:
+                await check_member(tx, author_id, draft.community_id)
             previous = await self._edit_target(tx, author, draft.edit) if draft.edit is not None else None
             await self._check_text(tx, author, draft.text, previous)
             now = self._clock.now_ms()

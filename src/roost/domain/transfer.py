@@ -19,6 +19,7 @@ from roost.domain.accounts import valid_username
 from roost.domain.maintenance import Maintenance
 from roost.domain.text import user_entities
 from roost.domain.transfer_bookmarks import export_bookmarks, import_bookmarks
+from roost.domain.transfer_community import export_community, import_community
 from roost.domain.transfer_media import export_media_uploads, import_media_uploads
 from roost.domain.transfer_spaces import export_spaces, import_spaces
 from roost.storage import posts as post_rows
@@ -265,6 +266,8 @@ class Transfer:
             counts.update(await import_spaces(tx, payload, self._clock.now_ms()))
             # Issue 15: uploaded media and their bytes.
             counts.update(await import_media_uploads(tx, payload, self._clock.now_ms()))
+            # Issue 15: note writers and notes, news stories, communities and their members.
+            counts.update(await import_community(tx, payload, self._clock.now_ms()))
         await self._maintenance.observe_ids()
         self._users.forget_protected()
         return counts
@@ -294,4 +297,6 @@ class Transfer:
             **await export_spaces(self._db),
             # Issue 15: uploaded media and their bytes.
             **await export_media_uploads(self._db),
+            # Issue 15: note writers and notes, news stories, communities and their members.
+            **await export_community(self._db),
         }

@@ -14,6 +14,7 @@ it is, `events.payload` JSON with ids as strings):
 - `dm.sent` / `dm.received` (one row per participant): {dm_event_id, dm_conversation_id, sender_id,
   event_type}; `dm.read`: {dm_conversation_id, last_read_event_id, sender_id}; `dm.indicate_typing`:
   {dm_conversation_id, sender_id} (one row per participant, user_id = that participant)
+- `news.new`: {news_id} (user_id NULL; appended by the control plane's publishing)
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ from roost.core.clock import iso_ms
 from roost.core.fields import RenderContext
 from roost.core.records import Row
 from roost.domain.activity import render_filter
+from roost.domain.community_objects import render_news
+from roost.domain.news import story_text, story_view
 from roost.domain.objects import render_post
 from roost.domain.user_objects import render_user
 from roost.events.aaa import legacy_dm_attachment, legacy_dm_entities
@@ -28,6 +30,7 @@ from roost.search.view import query_tokens, tokenize
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.dms import DmStore
+from roost.storage.news import NewsStore
 from roost.storage.posts import PostStore
 from roost.storage.users import UserStore
 
@@ -46,6 +49,18 @@ POST_FIELDS = (
     "referenced_tweets",
 )
 USER_FIELDS = ("created_at", "description", "profile_image_url", "protected", "public_metrics", "verified")
+# The news.new payload (the activity documentation's list).
+NEWS_PAYLOAD_FIELDS = (
+    "id",
+    "name",
+    "category",
+    "hook",
+    "summary",
+    "disclaimer",
+    "updated_at",
+    "contexts",
+    "cluster_posts_results",
+)
 # Log kinds whose event type has a second accepted name (the seed's names vs the spec's `*_badge`).
 PROFILE_ALIASES = {
     "profile.update.verified": "profile.update.verified_badge",
@@ -152,8 +167,15 @@ class ActivityEvents:
     """Activity envelopes of one server's event log."""
 
     def __init__(
-        self, subscriptions: ActivityStore, aaa: AaaStore, users: UserStore, posts: PostStore, dms: DmStore
+        self,
+        subscriptions: ActivityStore,
+        aaa: AaaStore,
+        users: UserStore,
+        posts: PostStore,
+        dms: DmStore,
+        news: NewsStore,
     ) -> None:
+        self._news = news
         self._subscriptions = subscriptions
         self._aaa = aaa
         self._users = users
@@ -164,6 +186,8 @@ class ActivityEvents:
         """The subscriptions an event satisfies (those `keep` accepts), each with its envelope."""
         kind = str(event["kind"])
         payload = jsonio.loads(event["payload"])
+        if kind == "news.new":
+            return await self._news_matches(event, payload, keep)
         user_id = None if event["user_id"] is None else int(event["user_id"])
         try:
             targets = routes(kind, payload, user_id)
@@ -196,6 +220,27 @@ class ActivityEvents:
         return [
             (sub, envelope(sub, event, body, includes))
             for sub, _ in chosen.values()
+            if sub["filter_keyword"] is None or keyword_matches(sub["filter_keyword"], text)
+        ]
+
+    async def _news_matches(
+        self, event: Row, payload: dict[str, Any], keep: Callable[[Row], bool] | None
+    ) -> list[tuple[Row, bytes]]:
+        """A published story, for the news.new subscriptions whose keyword its text holds."""
+        subscriptions = [
+            sub for sub in await self._subscriptions.matching_no_user("news.new") if keep is None or keep(sub)
+        ]
+        if not subscriptions:
+            return []
+        row = await self._news.get(int(payload["news_id"]))
+        if row is None:
+            return []
+        story = story_view(row)
+        body = render_news(story, NEWS_PAYLOAD_FIELDS, _CONTEXT)
+        text = story_text(story)
+        return [
+            (sub, envelope(sub, event, body, None))
+            for sub in subscriptions
             if sub["filter_keyword"] is None or keyword_matches(sub["filter_keyword"], text)
         ]
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from roost.platform import (
     activity,
+    analytics,
+    articles,
     bookmarks,
+    communities,
     compliance,
     connections,
     dm_extras,
@@ -13,6 +16,8 @@ from roost.platform import (
     lists,
     media,
     media_upload,
+    news,
+    notes,
     reposts,
     search,
     social,
@@ -20,6 +25,7 @@ from roost.platform import (
     stream,
     stream_webhooks,
     streams,
+    trends,
     tweets,
     user_search,
     users,
@@ -53,4 +59,11 @@ def all_operations() -> list[Operation]:
         *compliance.OPERATIONS,
         # Issue 15, media upload:
         *media_upload.OPERATIONS,
+        # Issue 15, notes, news, communities, trends, articles, post analytics:
+        *notes.OPERATIONS,
+        *news.OPERATIONS,
+        *communities.OPERATIONS,
+        *trends.OPERATIONS,
+        *articles.OPERATIONS,
+        *analytics.OPERATIONS,
     ]

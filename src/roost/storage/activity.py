@@ -54,6 +54,15 @@ def _matching(count: int) -> Select[Any]:
     )
 
 
+# Subscriptions that name no user (news.new), with their webhook's state.
+_matching_no_user = (
+    select(subs, webhooks.c.valid.label("webhook_valid"), webhooks.c.app_id.label("webhook_app_id"))
+    .select_from(subs.outerjoin(webhooks, webhooks.c.id == subs.c.webhook_id))
+    .where(subs.c.event_type == bindparam("event_type"), subs.c.filter_user_id.is_(None))
+    .order_by(subs.c.id)
+)
+
+
 def _sees_through(tokens: Table) -> Select[Any]:
     """A live token of the app held by the user or by one of the user's followers."""
     followers = select(follows.c.follower_id).where(follows.c.followee_id == bindparam("user_id"))
@@ -89,6 +98,9 @@ class ActivityStore:
         params: dict[str, Any] = in_params(list(event_types))
         params["user_id"] = user_id
         return await self._db.fetch_all(_matching(len(event_types)), params)
+
+    async def matching_no_user(self, event_type: str) -> list[Row]:
+        return await self._db.fetch_all(_matching_no_user, {"event_type": event_type})
 
     async def app_may_see(self, app_id: int, user_id: int) -> bool:
         """Whether some user who has authorised the app (holds a live token of it) is the user or

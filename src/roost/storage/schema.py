@@ -483,8 +483,10 @@ stream_links = Table(
 
 # Stream connection history and the usage ledger (issue 6), lists, bookmarks and DM blocks (issue 14):
 # their own modules, registered the same way.
-# Space tickets, compliance jobs and account standing (issue 15): their own module.
+# Spaces, compliance jobs and account standing; community notes, news, communities, articles and post
+# metrics (issue 15): their own modules too.
 from roost.storage import (  # noqa: E402, F401
+    schema_community,
     schema_social,
     schema_spaces,
     schema_streams,
