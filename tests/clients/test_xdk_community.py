@@ -5,7 +5,7 @@ declares for each call."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
@@ -124,7 +124,10 @@ def test_post_analytics(server: LiveServer, credentials: dict[str, Any]) -> None
     post_id = post_as(server, author, "measure me")
     added = httpx.post(server.base_url + f"/_roost/tweets/{post_id}/metrics", json={"impressions": 42})
     assert added.status_code == 201
-    now = datetime.now(UTC)
+    # The window around the server's clock, which other tests on this server may have moved.
+    now = datetime.fromisoformat(
+        httpx.get(server.base_url + "/_roost/clock").json()["now"].replace("Z", "+00:00")
+    )
     window = {
         "start_time": (now - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "end_time": (now + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ"),
