@@ -347,7 +347,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         deliveries=events.deliveries,
         # Issue 14, bookmarks, users search and affiliates, DM extras:
         bookmarks=Bookmarks(db, clock, ids, BookmarkStore(db), posts, lookup),
-        dm_extras=DmExtras(db, clock, users, stores.dms),
+        dm_extras=DmExtras(db, clock, users, stores.dms, media_uploads),
         user_search=UserSearch(UserSearchStore(db), users),
         lists=ListService(db, clock, ids, ListStore(db), users, posts, lookup),  # lists (issue 14)
         reposts=Reposts(db, clock, ids, post_service, posts, RepostStore(db), lookup),

@@ -407,3 +407,29 @@ def test_oversized_segment_is_refused(api: Api) -> None:
         conform=False,
     )
     assert huge.status_code == 413
+
+
+def test_a_dm_attachment_downloads_as_its_uploaded_bytes(api: Api, make_user: Any) -> None:
+    """The DM media download answers the file the sender uploaded, byte for byte, to either
+    participant (raw bytes, as the document describes it), and to nobody else."""
+    recipient = make_user()
+    data = png(9, 7)
+    media_id = chunked(api, data, "image/png", size=40, media_category="dm_image")
+    assert finalize(api, media_id).status_code == 200
+    sent = api.post(
+        f"/2/dm_conversations/with/{recipient['id']}/messages",
+        auth="oauth2",
+        json={"text": "the picture", "attachments": [{"media_id": media_id}]},
+    )
+    assert sent.status_code == 201, sent.text
+    path = f"/2/dm_conversations/media/{sent.json()['data']['dm_event_id']}/{media_id}/picture.png"
+    for headers in ({}, api.oauth2(recipient["oauth2"])):
+        auth = "oauth2" if not headers else "none"
+        response = api.get(path, auth=auth, headers=headers)
+        assert response.status_code == 200, response.text
+        assert response.headers["content-type"] == "application/octet-stream"
+        assert response.headers["content-length"] == str(len(data))
+        assert response.content == data
+    stranger = make_user()
+    refused = api.get(path, auth="none", headers=api.oauth2(stranger["oauth2"]))
+    assert refused.status_code == 404

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import AsyncIterator
 
 from roost.core import errors, jsonio
 from roost.core.clock import Clock
+from roost.domain.media_uploads import MediaFile, MediaUploads
 from roost.storage import dm_extras as dm_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database
@@ -23,6 +25,7 @@ from roost.storage.users import UserStore
 DM_REFUSED = "You cannot send messages to this user."
 NOT_PERMITTED = "You are not permitted to perform this action."
 PLACEHOLDER_SIDE = 16
+PLACEHOLDER_TYPE = "image/png"
 
 
 def _not_found(resource_type: str, parameter: str, value: str) -> errors.ApiError:
@@ -39,11 +42,14 @@ def _not_found(resource_type: str, parameter: str, value: str) -> errors.ApiErro
 
 
 class DmExtras:
-    def __init__(self, db: Database, clock: Clock, users: UserStore, dms: DmStore) -> None:
+    def __init__(
+        self, db: Database, clock: Clock, users: UserStore, dms: DmStore, uploads: MediaUploads
+    ) -> None:
         self._db = db
         self._clock = clock
         self._users = users
         self._dms = dms
+        self._uploads = uploads
 
     # ---- DM blocks ------------------------------------------------------------------------------
 
@@ -78,8 +84,10 @@ class DmExtras:
 
     # ---- media download -------------------------------------------------------------------------
 
-    async def media(self, user_id: int, dm_id: str, media_id: str, resource_id: str) -> bytes:
-        """The bytes of a media attached to a message of a conversation the user is in."""
+    async def media(self, user_id: int, dm_id: str, media_id: str, resource_id: str) -> MediaFile:
+        """The bytes of a media attached to a message of a conversation the user is in: the uploaded
+        file, streamed segment by segment; a placeholder image for media that came without bytes (the
+        demo's, imported ones)."""
         event_id = int(dm_id) if dm_id.isascii() and dm_id.isdigit() and len(dm_id) <= 19 else None
         row = await self._dms.event(event_id) if event_id is not None else None
         if row is None or not await self._dms.is_participant(row["conversation_id"], user_id):
@@ -92,7 +100,11 @@ class DmExtras:
         )
         if media is None or media["media_key"] not in attached or not resource_id:
             raise _not_found("media", "media_id", media_id)
-        return placeholder_png(int(media["id"]))
+        uploaded = await self._uploads.attached_file(int(media["id"]))
+        if uploaded is not None:
+            return uploaded
+        placeholder = placeholder_png(int(media["id"]))
+        return MediaFile(PLACEHOLDER_TYPE, len(placeholder), _once(placeholder))
 
 
 def placeholder_png(seed: int) -> bytes:
@@ -107,3 +119,7 @@ def placeholder_png(seed: int) -> bytes:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+async def _once(data: bytes) -> AsyncIterator[bytes]:
+    yield data

@@ -325,6 +325,14 @@ class MediaUploads:
             return None
         return MediaFile(row["media_type"], row["total_bytes"], self._chunks(row["id"]))
 
+    async def attached_file(self, media_id: int) -> MediaFile | None:
+        """The bytes of an uploaded media attached somewhere (a DM), or None when the media is not an
+        upload (the demo's and imported media have no bytes)."""
+        row = await self._store.upload(media_id)
+        if row is None or row["state"] != "finalized":
+            return None
+        return MediaFile(row["media_type"], row["total_bytes"], self._chunks(row["id"]))
+
     async def _chunks(self, media_id: int) -> AsyncIterator[bytes]:
         for index, _ in await self._store.segment_sizes(media_id):
             data = await self._store.segment(media_id, index)
