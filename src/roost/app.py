@@ -30,7 +30,7 @@ from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
 from roost.platform.v1 import V1Pipeline
 from roost.storage.db import open_database
-from roost.storage.migrate import upgrade
+from roost.storage.migrate import StartupLock, upgrade_holding_lock
 from roost.wiring import Server, assemble
 
 log = logging.getLogger("roost")
@@ -93,7 +93,15 @@ class RoostApp:
         self.streams: StreamHub | None = None
 
     async def startup(self) -> None:
-        upgrade(self.settings.db_url)
+        # Processes started together on one new database take turns at migrating and seeding it: the
+        # first does both, the others wait and find them done (issue 16).
+        async with StartupLock(self.settings.db_url):
+            state, server = await self._prepare()
+        await self._assemble_parts(state, server)
+
+    async def _prepare(self) -> tuple[ServerState, Server]:
+        """The database migrated and opened, the server assembled, the demo data seeded."""
+        upgrade_holding_lock(self.settings.db_url)
         db = await open_database(self.settings.db_url)
         server = self.server = assemble(self.settings, db, self.clock)
         await server.domain.maintenance.observe_ids()
@@ -106,6 +114,11 @@ class RoostApp:
             lambda: build_document(operations, engine, self.settings.api_version),
         )
         await state.seed_if_empty()
+        return state, server
+
+    async def _assemble_parts(self, state: ServerState, server: Server) -> None:
+        operations = all_operations()
+        engine = server.engine
         limits = OAuthLimits(server.stages.limiter, server.stages.clock, self.settings.limits)
         oauth = oauth_routes(state, limits)
         pages = build_control_app(
