@@ -17,6 +17,7 @@ from roost.control.routes import build_control_app
 from roost.control.social import social_routes
 from roost.control.spaces import space_routes
 from roost.control.state import ServerState
+from roost.core.body_cap import BodyCap
 from roost.core.clock import Clock
 from roost.core.wire import ASGIApp, Receive, Scope, Send
 from roost.events.dispatch import Dispatcher
@@ -142,7 +143,9 @@ class RoostApp:
             server.domain.lookup.loader,
         )
         ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
-        self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
+        # The pages read bodies under the v2 pipeline's rule: refused above their cap (issue 16).
+        capped_pages = BodyCap.for_settings(pages, self.settings)  # type: ignore[arg-type]  # Starlette is ASGI
+        self.parts = {V2: v2, ADS: ads, PAGES: capped_pages}
         self.parts[V1] = V1Pipeline(server.stages, server.domain)  # issue 15: v1.1 media upload, accounts
         self.parts[MEDIA] = MediaFiles(server.domain)  # issue 15: the bytes of uploaded media
         self.v2 = v2

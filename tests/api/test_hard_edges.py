@@ -4,6 +4,11 @@ requests that never finish, clients that go away, and `dry_run` on stream rules.
 from __future__ import annotations
 
 import base64
+import json
+import logging
+import socket
+import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -50,3 +55,181 @@ def test_invalidate_bearer_with_basic_credentials_not_in_ascii_is_refused_as_wro
     )
     assert (answer.status_code, answer.json()) == (wrong.status_code, wrong.json())
     assert answer.status_code == 401
+
+
+# ---- body caps -------------------------------------------------------------------------------
+
+CAP = 1_048_576  # the server's body cap (Settings.max_body_bytes)
+HUGE = 300_000_000
+TOO_LARGE = {
+    "title": "Payload Too Large",
+    "detail": "Payload Too Large",
+    "type": "about:blank",
+    "status": 413,
+}
+# A failure guard only: every wait below ends on something the server does, long before this.
+SOCKET_TIMEOUT_S = 30.0
+PAGES = [
+    "/oauth2/token",
+    "/oauth2/invalidate_token",
+    "/oauth/request_token",
+    "/oauth/access_token",
+    "/2/oauth2/token",
+    "/2/oauth2/revoke",
+    "/i/oauth2/authorize",
+    "/i/oauth/authorize",
+    "/_roost/users",
+    "/_roost/clock",
+]
+
+
+def _connect(base_url: str) -> socket.socket:
+    host, port = base_url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=SOCKET_TIMEOUT_S)
+    return sock
+
+
+def _until_closed(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    received = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return received
+        if not chunk:
+            return received
+        received += chunk
+
+
+def _head(method: str, path: str, *headers: str) -> bytes:
+    return "\r\n".join([f"{method} {path} HTTP/1.1", "Host: roost", *headers, "", ""]).encode()
+
+
+def _status_and_body(raw: bytes) -> tuple[int, bytes]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_declared_length_above_the_cap_is_refused_before_the_body(server: LiveServer, path: str) -> None:
+    with _connect(server.base_url) as sock:
+        sock.sendall(_head("POST", path, f"Content-Length: {HUGE}", "Content-Type: application/json"))
+        raw = _until_closed(sock)  # answered and closed with not a byte of the body sent
+    status, body = _status_and_body(raw)
+    assert status == 413
+    assert json.loads(body) == TOO_LARGE
+    assert b"\r\nconnection: close\r\n" in raw.lower()
+
+
+@pytest.mark.parametrize("path", ["/oauth2/token", "/2/oauth2/token", "/_roost/users"])
+def test_a_chunked_body_is_cut_at_the_cap(server: LiveServer, path: str) -> None:
+    piece = b"x" * 65536
+    with _connect(server.base_url) as sock:
+        sock.sendall(_head("POST", path, "Transfer-Encoding: chunked", "Content-Type: application/json"))
+        sent = 0
+        while sent <= CAP:  # no last chunk: the body never ends by itself
+            sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+            sent += len(piece)
+        raw = _until_closed(sock)
+    status, body = _status_and_body(raw)
+    assert status == 413
+    assert json.loads(body) == TOO_LARGE
+
+
+def test_a_body_at_the_cap_still_reaches_the_page(http: httpx.Client) -> None:
+    body = b'{"advance_seconds": 0}'
+    body += b" " * (CAP - len(body))
+    answer = http.post("/_roost/clock", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 200, answer.text
+
+
+def test_a_data_import_takes_more_than_the_server_cap(http: httpx.Client) -> None:
+    body = b'{"users": []' + b" " * (2 * CAP) + b"}"
+    answer = http.post("/_roost/import", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 200, answer.text
+
+
+def test_compliance_uploads_take_more_than_the_server_cap_up_to_their_own(
+    server: LiveServer, http: httpx.Client
+) -> None:
+    url = "/storage/twttr-tweet-compliance/123/submission/1_123?X-Goog-Signature=x"
+    answer = http.put(url, content=b"1\n" * CAP, headers={"Content-Type": "text/plain"})
+    assert answer.status_code == 404  # no such job: the body itself was taken in
+    assert b"<Code>NoSuchKey</Code>" in answer.content
+    with _connect(server.base_url) as sock:
+        sock.sendall(_head("PUT", url, f"Content-Length: {HUGE}", "Content-Type: text/plain"))
+        raw = _until_closed(sock)
+    status, body = _status_and_body(raw)
+    assert status == 413
+    assert b"<Code>EntityTooLarge</Code>" in body
+
+
+# ---- requests that never finish, clients that go away -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def impatient() -> Iterator[LiveServer]:
+    """A server that gives a request one second to arrive."""
+    live = LiveServer(tag="impatient", rate_limits=False, extra={"request_timeout_s": "1"}).start()
+    yield live
+    live.stop()
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",  # connected, then nothing
+        b"POST /2/tweets HTTP/1.1\r\nHost: roost\r\n",  # a head that never ends
+        # bodies short of their length, or without their last chunk
+        b'POST /2/tweets HTTP/1.1\r\nHost: roost\r\nContent-Length: 100\r\n\r\n{"te',
+        b'POST /_roost/users HTTP/1.1\r\nHost: roost\r\nContent-Length: 100\r\n\r\n{"us',
+        b"POST /oauth2/token HTTP/1.1\r\nHost: roost\r\nTransfer-Encoding: chunked\r\n\r\n4\r\ngran",
+    ],
+)
+def test_a_request_that_never_arrives_whole_is_closed_in_time(impatient: LiveServer, sent: bytes) -> None:
+    with _connect(impatient.base_url) as sock:
+        sock.sendall(sent)
+        assert _until_closed(sock) == b""  # closed by the server, unanswered
+
+
+def test_a_connection_is_reused_after_a_whole_request(impatient: LiveServer) -> None:
+    with httpx.Client(base_url=impatient.base_url, timeout=SOCKET_TIMEOUT_S) as client:
+        for _ in range(3):
+            assert client.get("/_roost/health").status_code == 200
+
+
+class Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def records() -> Iterator[Records]:
+    handler = Records()
+    loggers = [logging.getLogger(name) for name in ("roost", "uvicorn.error")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    yield handler
+    for logger in loggers:
+        logger.removeHandler(handler)
+
+
+@pytest.mark.parametrize("path", ["/_roost/users", "/oauth2/token", "/2/oauth2/token"])
+def test_a_client_gone_mid_body_is_one_line_without_a_traceback(
+    server: LiveServer, records: Records, path: str
+) -> None:
+    with _connect(server.base_url) as sock:
+        sock.sendall(_head("POST", path, "Content-Length: 100", "Content-Type: application/json") + b'{"a')
+    deadline = time.monotonic() + SOCKET_TIMEOUT_S
+    while not any("went away" in record.getMessage() for record in records.records):
+        assert time.monotonic() < deadline, "the disconnect was never noted"
+        time.sleep(0.01)
+    lines = [record for record in records.records if path in record.getMessage()]
+    assert len(lines) == 1
+    assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
+    assert not [record for record in records.records if record.levelno >= logging.ERROR]
