@@ -219,7 +219,9 @@ def records() -> Iterator[Records]:
         logger.removeHandler(handler)
 
 
-@pytest.mark.parametrize("path", ["/_roost/users", "/oauth2/token", "/2/oauth2/token"])
+@pytest.mark.parametrize(
+    "path", ["/_roost/users", "/oauth2/token", "/2/oauth2/token", "/2/tweets", "/12/accounts"]
+)
 def test_a_client_gone_mid_body_is_one_line_without_a_traceback(
     server: LiveServer, records: Records, path: str
 ) -> None:

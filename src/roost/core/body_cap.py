@@ -11,15 +11,12 @@ closes the connection: the rest of the body is not waited for.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from roost.config import Settings
 from roost.core import errors, jsonio
-from roost.core.wire import ASGIApp, Receive, Scope, Send
-
-log = logging.getLogger("roost.pipeline")
+from roost.core.wire import ASGIApp, Receive, Scope, Send, note_disconnect
 
 # Routes that take more than the server's cap (issue 16, docs/decisions.md): (path prefix, setting,
 # default bytes). A data import carries a whole export (media bytes in base64 among it); a compliance
@@ -118,15 +115,3 @@ async def _refuse(scope: Scope, send: Send) -> None:
     headers += [(b"content-length", b"%d" % len(body)), (b"connection", b"close")]
     await send({"type": "http.response.start", "status": 413, "headers": headers})
     await send({"type": "http.response.body", "body": body})
-
-
-def note_disconnect(scope: Scope) -> None:
-    """A client that went away before its request was complete: one line, no traceback."""
-    client = scope.get("client") or ("?", 0)
-    log.warning(
-        "%s:%s went away before its request was complete: %s %s",
-        client[0],
-        client[1],
-        scope.get("method", ""),
-        scope.get("path", ""),
-    )
