@@ -8,7 +8,9 @@ import json
 import logging
 import socket
 import time
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -235,3 +237,77 @@ def test_a_client_gone_mid_body_is_one_line_without_a_traceback(
     assert len(lines) == 1
     assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
     assert not [record for record in records.records if record.levelno >= logging.ERROR]
+
+
+# ---- dry_run on stream rules ---------------------------------------------------------------------
+
+RULES = "/2/tweets/search/stream/rules"
+PADDING = "&" * 70_000  # a query longer than the URL parser takes: it reaches the app another way
+
+
+@pytest.fixture
+def rules_client(server: LiveServer, credentials: dict[str, Any]) -> Iterator[httpx.Client]:
+    bearer = {"Authorization": f"Bearer {credentials['bearer_token']}"}
+    with httpx.Client(base_url=server.base_url, timeout=SOCKET_TIMEOUT_S, headers=bearer) as client:
+        kept = client.post(RULES, json={"add": [{"value": f"kept {uuid.uuid4().hex[:8]}"}]})
+        assert kept.status_code == 201, kept.text
+        yield client
+        client.post(RULES, json={"delete": {"ids": [kept.json()["data"][0]["id"]]}})
+
+
+def _rules(client: httpx.Client) -> list[dict[str, Any]]:
+    answer = client.get(RULES)
+    assert answer.status_code == 200, answer.text
+    return sorted(answer.json()["data"], key=lambda rule: rule["id"])
+
+
+def _raw_post(server: LiveServer, credentials: dict[str, Any], target: str, body: bytes) -> int:
+    with _connect(server.base_url) as sock:
+        sock.sendall(
+            _head(
+                "POST",
+                target,
+                f"Authorization: Bearer {credentials['bearer_token']}",
+                "Content-Type: application/json",
+                f"Content-Length: {len(body)}",
+                "Connection: close",
+            )
+            + body
+        )
+        status, _ = _status_and_body(_until_closed(sock))
+    return status
+
+
+@pytest.mark.parametrize(
+    ("query", "body", "status"),
+    [
+        ("dry_run=true", {"add": [{"value": "dry one"}]}, 201),
+        ("dry_run=tru%65", {"add": [{"value": "dry two"}]}, 201),
+        ("dry_run=TRUE", {"add": [{"value": "dry three"}]}, 400),
+        ("dry_run=1", {"add": [{"value": "dry four"}]}, 400),
+        ("dry_run=", {"add": [{"value": "dry five"}]}, 400),
+        ("dry_run=true&dry_run=false", {"add": [{"value": "dry six"}]}, 400),
+        ("dry_run=false&dry_run=true", {"add": [{"value": "dry seven"}]}, 400),
+        ("dry_run=true", {"add": [{"value": "dry eight"}], "delete": {"values": ["dry eight"]}}, 400),
+        ("dry_run=true", {"add": [{"value": "dry nine"}, {"value": "(("}]}, 201),  # one bad: none
+        ("dry_run=true", {"add": [{"value": "dry ten"}, {"value": "dry ten"}]}, 201),
+        ("dry_run=true", {"add": [{"value": "dry eleven"}], "dry_run": False}, 400),
+        ("dry_run=true&delete_all=true", None, 200),
+        ("dry_run=true", "delete the kept rule", 200),
+    ],
+)
+def test_dry_run_never_writes_a_rule(
+    server: LiveServer,
+    credentials: dict[str, Any],
+    rules_client: httpx.Client,
+    query: str,
+    body: Any,
+    status: int,
+) -> None:
+    before = _rules(rules_client)
+    if body == "delete the kept rule":
+        body = {"delete": {"ids": [before[0]["id"]], "values": [before[0]["value"]]}}
+    content = b"" if body is None else json.dumps(body).encode()
+    for target in (f"{RULES}?{query}", f"{RULES}?{query}{PADDING}"):
+        assert _raw_post(server, credentials, target, content) == status
+        assert _rules(rules_client) == before
