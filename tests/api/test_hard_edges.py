@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import select
 import socket
 import time
 import uuid
@@ -193,6 +194,21 @@ def test_a_request_that_never_arrives_whole_is_closed_in_time(impatient: LiveSer
     with _connect(impatient.base_url) as sock:
         sock.sendall(sent)
         assert _until_closed(sock) == b""  # closed by the server, unanswered
+
+
+def test_trickling_a_head_does_not_extend_the_deadline(impatient: LiveServer) -> None:
+    """A byte every tenth of a second keeps an idle timer from firing; the deadline fires anyway."""
+    head = b"GET /_roost/health HTTP/1.1\r\nHost: roost\r\nX-Padding: " + b"a" * 300
+    with _connect(impatient.base_url) as sock:
+        for byte in head:
+            readable, _, _ = select.select([sock], [], [], 0.1)  # paces the bytes; ends on the close
+            if readable:
+                break
+            try:
+                sock.send(bytes([byte]))
+            except OSError:
+                break
+        assert _until_closed(sock) == b""
 
 
 def test_a_connection_is_reused_after_a_whole_request(impatient: LiveServer) -> None:
