@@ -153,6 +153,10 @@ class JoinedWritesProtocol(HttpToolsProtocol):
     whole-response extension (`roost.core.wire.WHOLE_RESPONSE`)."""
 
     request_timeout_s = REQUEST_TIMEOUT_S
+    # When the request on its way in must be in (loop time; None: none is), and the one timer that
+    # checks it. A request that arrives in time only clears the deadline: the timer, when it fires,
+    # re-arms for a later request's deadline or lapses, so a busy connection sets no timer per request.
+    _request_deadline: float | None = None
     _request_timer: asyncio.TimerHandle | None = None
 
     @classmethod
@@ -166,35 +170,39 @@ class JoinedWritesProtocol(HttpToolsProtocol):
         super().connection_made(JoinedWrites(transport, self.loop))  # type: ignore[arg-type]
         # One per connection, shared by its requests' scopes: nothing to build per request.
         self._extensions = {WHOLE_RESPONSE: self._write_whole}
-        # uvicorn times only the idle wait after a response: a client that connects and never sends a
-        # whole request would hold the connection (and what it sent) for ever.
-        self._arm_request_timer()
+        # uvicorn times only the idle wait after a response, and any byte received stops that timer: a
+        # client that never sends a whole request would hold the connection (and what it sent) for ever.
+        self._expect_request()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm_request_timer()
+        self._request_deadline = None
+        if self._request_timer is not None:
+            self._request_timer.cancel()
+            self._request_timer = None
         super().connection_lost(exc)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self.scope["extensions"] = self._extensions  # type: ignore[typeddict-item]  # ours, beside ASGI's
-        if self._request_timer is None:
-            self._arm_request_timer()
+        if self._request_deadline is None:  # the first request counts from the connection's start
+            self._expect_request()
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
-        self._disarm_request_timer()
+        self._request_deadline = None
 
-    def _arm_request_timer(self) -> None:
-        self._request_timer = self.loop.call_later(self.request_timeout_s, self._request_timed_out)
+    def _expect_request(self) -> None:
+        deadline = self._request_deadline = self.loop.time() + self.request_timeout_s
+        if self._request_timer is None:
+            self._request_timer = self.loop.call_at(deadline, self._check_request_deadline)
 
-    def _disarm_request_timer(self) -> None:
-        if self._request_timer is not None:
-            self._request_timer.cancel()
-            self._request_timer = None
-
-    def _request_timed_out(self) -> None:
+    def _check_request_deadline(self) -> None:
         self._request_timer = None
-        if self.transport.is_closing():
+        deadline = self._request_deadline
+        if deadline is None or self.transport.is_closing():
+            return  # no request on its way in: the next one arms the timer again
+        if self.loop.time() < deadline:  # a later request's deadline
+            self._request_timer = self.loop.call_at(deadline, self._check_request_deadline)
             return
         # Aborted, not closed: a client that does not send may not read either, and a close would wait
         # for it to take what is buffered. A request the app is waiting on sees a disconnect.
