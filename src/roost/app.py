@@ -17,6 +17,7 @@ from roost.control.routes import build_control_app
 from roost.control.social import social_routes
 from roost.control.spaces import space_routes
 from roost.control.state import ServerState
+from roost.core.body_cap import BodyCap
 from roost.core.clock import Clock
 from roost.core.wire import ASGIApp, Receive, Scope, Send
 from roost.events.dispatch import Dispatcher
@@ -30,7 +31,7 @@ from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
 from roost.platform.v1 import V1Pipeline
 from roost.storage.db import open_database
-from roost.storage.migrate import upgrade
+from roost.storage.migrate import StartupLock, upgrade_holding_lock
 from roost.wiring import Server, assemble
 
 log = logging.getLogger("roost")
@@ -93,7 +94,15 @@ class RoostApp:
         self.streams: StreamHub | None = None
 
     async def startup(self) -> None:
-        upgrade(self.settings.db_url)
+        # Processes started together on one new database take turns at migrating and seeding it: the
+        # first does both, the others wait and find them done (issue 16).
+        async with StartupLock(self.settings.db_url):
+            state, server = await self._prepare()
+        await self._assemble_parts(state, server)
+
+    async def _prepare(self) -> tuple[ServerState, Server]:
+        """The database migrated and opened, the server assembled, the demo data seeded."""
+        upgrade_holding_lock(self.settings.db_url)
         db = await open_database(self.settings.db_url)
         server = self.server = assemble(self.settings, db, self.clock)
         await server.domain.maintenance.observe_ids()
@@ -106,6 +115,11 @@ class RoostApp:
             lambda: build_document(operations, engine, self.settings.api_version),
         )
         await state.seed_if_empty()
+        return state, server
+
+    async def _assemble_parts(self, state: ServerState, server: Server) -> None:
+        operations = all_operations()
+        engine = server.engine
         limits = OAuthLimits(server.stages.limiter, server.stages.clock, self.settings.limits)
         oauth = oauth_routes(state, limits)
         pages = build_control_app(
@@ -129,7 +143,9 @@ class RoostApp:
             server.domain.lookup.loader,
         )
         ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
-        self.parts = {V2: v2, ADS: ads, PAGES: pages}  # type: ignore[dict-item]  # Starlette is an ASGI app
+        # The pages read bodies under the v2 pipeline's rule: refused above their cap (issue 16).
+        capped_pages = BodyCap.for_settings(pages, self.settings)  # type: ignore[arg-type]  # Starlette is ASGI
+        self.parts = {V2: v2, ADS: ads, PAGES: capped_pages}
         self.parts[V1] = V1Pipeline(server.stages, server.domain)  # issue 15: v1.1 media upload, accounts
         self.parts[MEDIA] = MediaFiles(server.domain)  # issue 15: the bytes of uploaded media
         self.v2 = v2

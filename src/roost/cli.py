@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from roost.config import Settings
-from roost.serving import Server
+from roost.serving import REQUEST_TIMEOUT_S, Server
 
 if TYPE_CHECKING:
     from roost.core.errors import ApiError
@@ -128,7 +128,14 @@ def serve(
 
     _prepare_database(settings.db_url)  # before uvicorn, whose start-up failures are tracebacks
     app = RoostApp(settings, on_ready=ready)
-    server = Server(app, host, port, log_level=log_level, on_stop=app.end_streams)
+    server = Server(
+        app,
+        host,
+        port,
+        log_level=log_level,
+        on_stop=app.end_streams,
+        request_timeout_s=settings.number("request_timeout_s", REQUEST_TIMEOUT_S, positive=True),
+    )
     server.run()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 from collections.abc import Callable
 from types import FrameType
@@ -22,9 +23,13 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from roost.core.wire import WHOLE_RESPONSE, RawHeaders
 
 KEEP_ALIVE_S = 75  # seconds an idle client connection stays open
+# Seconds a request's head and body get to arrive, counted from its first byte (the first request's
+# from the connection's start); a connection whose request is not in by then is closed (issue 16).
+REQUEST_TIMEOUT_S = 120.0
 GRACEFUL_S = 3  # seconds connections get to finish at shutdown before they are closed
 
 ASGIApp = Callable[..., Any]
+log = logging.getLogger("roost.serving")
 
 
 class Server:
@@ -37,6 +42,7 @@ class Server:
         port: int,
         log_level: str = "warning",
         on_stop: Callable[[], None] | None = None,
+        request_timeout_s: float = REQUEST_TIMEOUT_S,
     ) -> None:
         self.host = host
         self.port = port
@@ -48,7 +54,7 @@ class Server:
                 host=host,
                 port=port,
                 loop="uvloop",
-                http=JoinedWritesProtocol,
+                http=JoinedWritesProtocol.with_request_timeout(request_timeout_s),
                 log_level=log_level,
                 lifespan="on",
                 access_log=False,
@@ -146,14 +152,70 @@ class JoinedWritesProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol on a `JoinedWrites` transport, offering each request's app the
     whole-response extension (`roost.core.wire.WHOLE_RESPONSE`)."""
 
+    request_timeout_s = REQUEST_TIMEOUT_S
+    # When the request on its way in must be in (loop time; None: none is), and the one timer that
+    # checks it. A request that arrives in time only clears the deadline: the timer, when it fires,
+    # re-arms for a later request's deadline or lapses, so a busy connection sets no timer per request.
+    _request_deadline: float | None = None
+    _request_timer: asyncio.TimerHandle | None = None
+
+    @classmethod
+    def with_request_timeout(cls, seconds: float) -> type[JoinedWritesProtocol]:
+        """This protocol with its own request timeout (uvicorn builds protocols from a class)."""
+        if seconds == cls.request_timeout_s:
+            return cls
+        return type(cls.__name__, (cls,), {"request_timeout_s": seconds})
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(JoinedWrites(transport, self.loop))  # type: ignore[arg-type]
         # One per connection, shared by its requests' scopes: nothing to build per request.
         self._extensions = {WHOLE_RESPONSE: self._write_whole}
+        # uvicorn times only the idle wait after a response, and any byte received stops that timer: a
+        # client that never sends a whole request would hold the connection (and what it sent) for ever.
+        self._expect_request()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._request_deadline = None
+        if self._request_timer is not None:
+            self._request_timer.cancel()
+            self._request_timer = None
+        super().connection_lost(exc)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self.scope["extensions"] = self._extensions  # type: ignore[typeddict-item]  # ours, beside ASGI's
+        if self._request_deadline is None:  # the first request counts from the connection's start
+            self._expect_request()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._request_deadline = None
+
+    def _expect_request(self) -> None:
+        deadline = self._request_deadline = self.loop.time() + self.request_timeout_s
+        if self._request_timer is None:
+            self._request_timer = self.loop.call_at(deadline, self._check_request_deadline)
+
+    def _check_request_deadline(self) -> None:
+        self._request_timer = None
+        deadline = self._request_deadline
+        if deadline is None or self.transport.is_closing():
+            return  # no request on its way in: the next one arms the timer again
+        if self.loop.time() < deadline:  # a later request's deadline
+            self._request_timer = self.loop.call_at(deadline, self._check_request_deadline)
+            return
+        # Aborted, not closed: a client that does not send may not read either, and a close would wait
+        # for it to take what is buffered. A request the app is waiting on sees a disconnect.
+        log.warning(
+            "%s:%s did not send a whole request in %gs: connection closed",
+            *self._peer(),
+            self.request_timeout_s,
+        )
+        self.transport.abort()
+
+    def _peer(self) -> tuple[str, int]:
+        client = self.client
+        return (str(client[0]), int(client[1])) if client else ("?", 0)
 
     def on_headers_complete(self) -> None:
         url = self.url

@@ -16,7 +16,7 @@ from typing import Any
 
 from roost.app import RoostApp
 from roost.config import Settings
-from roost.serving import Server
+from roost.serving import REQUEST_TIMEOUT_S, Server
 
 PG_ENV = "ROOST_TEST_DATABASE_URL"
 
@@ -91,7 +91,10 @@ class LiveServer:
         # Only on request: the wrapper would stand between the server and every other test's requests.
         self.requests = RequestLog(self.app) if log_requests else None
         served = self.requests if self.requests is not None else self.app
-        self.server = Server(served, "127.0.0.1", port, on_stop=self.app.end_streams)
+        timeout = self.settings.number("request_timeout_s", REQUEST_TIMEOUT_S, positive=True)
+        self.server = Server(
+            served, "127.0.0.1", port, on_stop=self.app.end_streams, request_timeout_s=timeout
+        )
         self.thread = threading.Thread(target=self._run, name=f"roost-{tag}", daemon=True)
         self.base_url = f"http://127.0.0.1:{port}"
         self.loop: asyncio.AbstractEventLoop | None = None

@@ -33,6 +33,7 @@ from roost.core.wire import (
     elapsed_ms,
     has_body,
     header,
+    note_disconnect,
     parse_query,
     read_body,
     send_raw,
@@ -195,6 +196,7 @@ class Skeleton(Generic[RouteT]):
             principal = self.known_caller(headers) or await self.identify(route, scope, headers, body)
             outcome = await self.serve(route, scope, headers, body, principal)
         except ClientDisconnected:
+            note_disconnect(scope)
             return  # nobody to answer, and nothing done
         except errors.ApiError as error:
             outcome = self.refused(route, scope, error)

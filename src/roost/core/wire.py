@@ -147,6 +147,18 @@ class ClientDisconnected(Exception):
     out on the part that arrived (a cut-off JSON body can still parse)."""
 
 
+def note_disconnect(scope: Scope) -> None:
+    """A client that went away before its request was complete: one line, no traceback."""
+    client = scope.get("client") or ("?", 0)
+    log.warning(
+        "%s:%s went away before its request was complete: %s %s",
+        client[0],
+        client[1],
+        scope.get("method", ""),
+        scope.get("path", ""),
+    )
+
+
 async def read_body(receive: Receive, headers: dict[str, str], limit: int) -> bytes:
     declared = headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:

@@ -8,7 +8,6 @@ text), raised as `OAuthFailure` with the raw body.
 from __future__ import annotations
 
 import base64
-import binascii
 import hmac
 import time
 from collections.abc import Mapping
@@ -305,7 +304,7 @@ class OAuth1Flow:
             return None
         try:
             decoded = base64.b64decode(authorization[6:].strip(), validate=True).decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError):
+        except ValueError:  # not base64 (binascii.Error), not ASCII at all, or not UTF-8 inside
             return None
         key, sep, secret = decoded.partition(":")
         if not sep:
