@@ -10,6 +10,7 @@ from typing import Any
 from roost.ads.api.registry import all_ads_operations
 from roost.ads.pipeline import AdsPipeline
 from roost.config import Settings
+from roost.control.admin import CONTROL_PREFIX, admitted, refuse
 from roost.control.ads import ads_routes
 from roost.control.community import community_routes
 from roost.control.deliveries import delivery_routes
@@ -182,6 +183,9 @@ class RoostApp:
                 }
             )
             await send({"type": "http.response.body", "body": b'{"status":"starting"}'})
+            return
+        if path.startswith(CONTROL_PREFIX) and not admitted(self.settings.admin_token, scope):
+            await refuse(scope, receive, send)  # issue 16: the control plane behind its admin token
             return
         if scope["type"] != "http":
             await parts[PAGES](scope, receive, send)  # Starlette refuses what it does not serve

@@ -1,7 +1,8 @@
 """The `/_roost` control plane: health, credentials, reset, import/export, clock, apps, users, tokens.
 
 Open to anyone who can reach the server (it is a local developer tool); bind to loopback
-(the default) unless the sandbox is meant to be shared.
+(the default) unless the sandbox is meant to be shared, and then start it with `--admin-token`
+(`control/admin.py`, checked in `app.py` before any /_roost route is reached).
 """
 
 from __future__ import annotations
