@@ -140,6 +140,12 @@ class RoostApp:
         self.dispatcher = server.dispatcher
         self.dispatcher.start()
         state.workers.append(self.dispatcher)
+        # Issue 16: the clock and feature settings other processes change, taken within a second.
+        shared = server.domain.shared
+        await shared.refresh()
+        shared.on_clock_moved = state.wake_workers
+        shared.start()
+        state.workers.append(shared)
         if self.on_ready is not None:
             await self.on_ready(state)
 
@@ -152,6 +158,8 @@ class RoostApp:
     async def shutdown(self) -> None:
         if self.state is not None:
             self.state.ready = False
+            if self.server is not None:
+                await self.server.domain.shared.stop()  # issue 16: its refresh loop reads the database
             if self.dispatcher is not None:
                 await self.dispatcher.stop()
                 self.dispatcher = None

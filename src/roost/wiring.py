@@ -61,6 +61,7 @@ from roost.domain.posts import PostService
 from roost.domain.profiles import Profiles
 from roost.domain.reposts import Reposts
 from roost.domain.search import SearchService
+from roost.domain.shared_state import SharedSettings  # issue 16
 from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
@@ -201,6 +202,8 @@ class Domain:
     trends: Trends
     articles: Articles
     analytics: Analytics
+    # Issue 16, the clock and feature settings shared by every process on the database:
+    shared: SharedSettings
 
 
 @dataclass(slots=True)
@@ -364,6 +367,8 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         trends=Trends(clock, TrendStore(db)),
         articles=Articles(db, clock, ids, post_service),
         analytics=Analytics(db, clock, ids, AnalyticsStore(db), posts),
+        # Issue 16, the clock and feature settings shared by every process on the database:
+        shared=SharedSettings(db, clock, settings),
     )
     demo = DemoSeed(
         enabled=settings.demo,
