@@ -110,6 +110,7 @@ from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.reposts import RepostStore
 from roost.storage.search import SearchStore
+from roost.storage.shared_limits import NonceStore  # issue 16
 from roost.storage.social import SocialStore
 from roost.storage.spaces import SpaceStore
 from roost.storage.stream_links import StreamLinkStore
@@ -299,7 +300,9 @@ def event_layer(
 
 def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Server:
     stores = Stores.over(db, clock or Clock(), settings.random_seed)
-    authenticator = Authenticator(stores.apps, stores.clock, settings.timestamp_window_s)
+    # Issue 16: on PostgreSQL, nonces are claimed in the database, so a replay to another process is refused.
+    shared_nonces = NonceStore(db) if db.dialect_name == "postgresql" else None
+    authenticator = Authenticator(stores.apps, stores.clock, settings.timestamp_window_s, shared_nonces)
     limiter = RateLimiter(settings.rate_limits)
     stages = Stages(
         authenticator=authenticator,

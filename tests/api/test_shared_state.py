@@ -13,6 +13,7 @@ import pytest
 from tests.api.test_persistence import _serve, _wait_ready
 from tests.support.server import LiveServer, free_port, fresh_database_url
 
+from roost.auth.oauth1 import sign_request
 from roost.core.clock import parse_rfc3339
 
 DAY_MS = 86_400_000
@@ -105,3 +106,39 @@ def test_a_process_started_later_takes_the_shared_clock_and_settings(
     finally:
         third.terminate()
         third.wait(timeout=15)
+
+
+def postgres_only(pair: tuple[str, str, str]) -> None:
+    if not pair[2].startswith("postgresql"):
+        pytest.skip("nonces and rate-limit windows are shared on PostgreSQL; one SQLite process keeps them")
+
+
+def test_a_nonce_used_on_one_process_is_refused_on_the_other(pair: tuple[str, str, str]) -> None:
+    postgres_only(pair)
+    first, second, _ = pair
+    creds = httpx.get(first + "/_roost/credentials", timeout=10).json()
+    url = first + "/2/users/me"
+    host = {"Host": httpx.URL(first).netloc.decode()}  # signed for the first; the second checks the same
+
+    def signed() -> dict[str, str]:
+        header = sign_request(
+            "GET",
+            url,
+            creds["consumer_key"],
+            creds["consumer_secret"],
+            creds["access_token"],
+            creds["access_token_secret"],
+        )
+        return {"Authorization": header, **host}
+
+    fresh = signed()
+    assert httpx.get(second + "/2/users/me", headers=fresh).status_code == 200
+    used = signed()
+    assert httpx.get(url, headers=used).status_code == 200
+    replayed = httpx.get(second + "/2/users/me", headers=used)
+    assert replayed.status_code == 401
+    assert replayed.json() == {"errors": [{"code": 32, "message": "Could not authenticate you."}]}
+    # And the other way round.
+    used = signed()
+    assert httpx.get(second + "/2/users/me", headers=used).status_code == 200
+    assert httpx.get(url, headers=used).status_code == 401

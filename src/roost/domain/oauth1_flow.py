@@ -164,7 +164,7 @@ class OAuth1Flow:
         oauth, app = await self._signed(request)
         if not self._authenticator.signature_ok(request, oauth, app["consumer_secret"], ""):
             raise errors.coded(401, 32)
-        self._authenticator.check_window(oauth, None)
+        await self._authenticator.check_window(oauth, None)
         callback = oauth.oauth.get("oauth_callback", "")
         if not callback:
             raise errors.coded(400, 215)
@@ -243,7 +243,7 @@ class OAuth1Flow:
             raise errors.coded(401, 89)
         if not self._authenticator.signature_ok(request, oauth, app["consumer_secret"], row["secret"]):
             raise errors.coded(401, 32)
-        self._authenticator.check_window(oauth, token)
+        await self._authenticator.check_window(oauth, token)
         if row["used_at"] is not None:
             raise errors.coded(401, 89)
         verifier = oauth.oauth.get("oauth_verifier", "")
