@@ -146,6 +146,10 @@ class RoostApp:
         shared.on_clock_moved = state.wake_workers
         shared.start()
         state.workers.append(shared)
+        windows = server.domain.shared_windows  # PostgreSQL: rate-limit windows counted with the others
+        if windows is not None:
+            windows.start()
+            state.workers.append(windows)
         if self.on_ready is not None:
             await self.on_ready(state)
 
@@ -160,6 +164,8 @@ class RoostApp:
             self.state.ready = False
             if self.server is not None:
                 await self.server.domain.shared.stop()  # issue 16: its refresh loop reads the database
+                if self.server.domain.shared_windows is not None:
+                    await self.server.domain.shared_windows.stop()
             if self.dispatcher is not None:
                 await self.dispatcher.stop()
                 self.dispatcher = None

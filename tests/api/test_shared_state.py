@@ -3,6 +3,10 @@ made through one is taken by the other within a second."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.api.test_persistence import _serve, _wait_ready
-from tests.support.server import LiveServer, free_port, fresh_database_url
+from tests.support.server import PG_ENV, LiveServer, free_port, fresh_database_url
 
 from roost.auth.oauth1 import sign_request
 from roost.core.clock import parse_rfc3339
@@ -44,7 +48,7 @@ def eventually(check: Callable[[], Any], timeout: float = 10.0) -> Any:
         result = check()
         if result or time.monotonic() > deadline:
             return result
-        time.sleep(0.05)
+        time.sleep(0.05)  # between two looks, not to assert that nothing happened
 
 
 def now_ms(base_url: str) -> int:
@@ -142,3 +146,65 @@ def test_a_nonce_used_on_one_process_is_refused_on_the_other(pair: tuple[str, st
     used = signed()
     assert httpx.get(second + "/2/users/me", headers=used).status_code == 200
     assert httpx.get(url, headers=used).status_code == 401
+
+
+LIMIT = 50
+LOOKUP = "/2/users/by/username/roost_dev"
+
+
+@pytest.fixture(scope="module")
+def limited_pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """Two processes with rate limits on, the user lookup limited to 50 requests per app."""
+    if not os.environ.get(PG_ENV):
+        pytest.skip("rate-limit windows are shared on PostgreSQL; one SQLite process keeps them in memory")
+    db_url = fresh_database_url("shared_limits")
+    limits = {"findUserByUsername": {"app": LIMIT}}
+    first = LiveServer(tag="shared_limits", db_url=db_url, rate_limits=True, limits=limits).start()
+    directory = Path(tmp_path_factory.mktemp("limited"))
+    limits_file = directory / "limits.json"
+    limits_file.write_text(json.dumps(limits))
+    port = free_port()
+    command = [sys.executable, "-m", "roost", "serve", "--port", str(port), "--db", db_url]
+    command += ["--limits", str(limits_file)]
+    env = {**os.environ, "ROOST_DATA_DIR": str(directory)}
+    second = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    second_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_ready(second_url, second)
+        yield first.base_url, second_url
+    finally:
+        second.terminate()
+        second.wait(timeout=15)
+        first.stop()
+
+
+def test_rate_limit_windows_count_the_requests_to_both_processes(limited_pair: tuple[str, str]) -> None:
+    first, second = limited_pair
+    bearer = {"Authorization": "Bearer " + httpx.get(first + "/_roost/credentials").json()["bearer_token"]}
+    for _ in range(40):
+        assert httpx.get(first + LOOKUP, headers=bearer).status_code == 200
+    # The second process counts its own requests at once and the first's within moments.
+    sent_to_second = 0
+
+    def second_counts_both() -> bool:
+        nonlocal sent_to_second
+        response = httpx.get(second + LOOKUP, headers=bearer)
+        sent_to_second += 1
+        return int(response.headers["x-rate-limit-remaining"]) == LIMIT - 40 - sent_to_second
+
+    assert eventually(second_counts_both, timeout=5)
+    assert sent_to_second < LIMIT - 40
+    # Spend the rest on the second process: the window is empty for both.
+    while httpx.get(second + LOOKUP, headers=bearer).status_code == 200:
+        pass
+    refused = httpx.get(second + LOOKUP, headers=bearer)
+    assert refused.status_code == 429
+    assert refused.headers["x-rate-limit-remaining"] == "0"
+
+    def first_refuses() -> bool:
+        return httpx.get(first + LOOKUP, headers=bearer).status_code == 429
+
+    assert eventually(first_refuses, timeout=5)
+    on_first = httpx.get(first + LOOKUP, headers=bearer)
+    assert on_first.headers["x-rate-limit-remaining"] == "0"
+    assert on_first.headers["x-rate-limit-reset"] == refused.headers["x-rate-limit-reset"]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 
-from sqlalchemy import bindparam, delete, literal
+from sqlalchemy import bindparam, delete, literal, text
 from sqlalchemy.dialects.postgresql import insert
 
+from roost.core.records import Row
 from roost.storage.db import Database
-from roost.storage.schema_shared import oauth_nonces
+from roost.storage.schema_shared import oauth_nonces, rate_windows
 
 _claim = (
     insert(oauth_nonces)
@@ -48,3 +49,43 @@ class NonceStore:
             return
         self._swept_at = now_s
         await self._db.fetch_value(_expired_nonces, {"now": int(now_s)})
+
+
+# Every window counted since the last call in one statement: each row adds its requests to the
+# shared count, or starts the window again when the stored one has reset.
+_count = text(
+    """
+    INSERT INTO rate_windows (key, used, reset_s)
+    SELECT key, used, reset_s
+    FROM unnest(CAST(:keys AS text[]), CAST(:amounts AS integer[]), CAST(:resets AS bigint[]))
+        AS counted (key, used, reset_s)
+    ON CONFLICT (key) DO UPDATE SET
+        used = CASE WHEN rate_windows.reset_s <= CAST(:now AS bigint)
+            THEN excluded.used ELSE rate_windows.used + excluded.used END,
+        reset_s = CASE WHEN rate_windows.reset_s <= CAST(:now AS bigint)
+            THEN excluded.reset_s ELSE rate_windows.reset_s END
+    RETURNING key, used, reset_s
+    """
+)
+_expired_windows = delete(rate_windows).where(rate_windows.c.reset_s < bindparam("now")).returning(literal(1))
+
+
+class WindowStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._swept_at = 0.0
+
+    async def count(self, counted: list[tuple[str, int, int]], now_s: int) -> list[Row]:
+        """Add (key, requests, reset_s) to the shared windows; each window's key, used and reset_s now."""
+        if not counted:
+            return []
+        keys, amounts, resets = (list(column) for column in zip(*counted, strict=True))
+        params = {"keys": keys, "amounts": amounts, "resets": resets, "now": now_s}
+        return await self._db.fetch_all(_count, params)
+
+    async def sweep(self, now_s: float) -> None:
+        """Delete the windows that have reset (at most once a minute per process)."""
+        if now_s - self._swept_at < SWEEP_EVERY_S:
+            return
+        self._swept_at = now_s
+        await self._db.fetch_value(_expired_windows, {"now": int(now_s)})
