@@ -3,6 +3,7 @@ made through one is taken by the other within a second."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -208,3 +209,23 @@ def test_rate_limit_windows_count_the_requests_to_both_processes(limited_pair: t
     on_first = httpx.get(first + LOOKUP, headers=bearer)
     assert on_first.headers["x-rate-limit-remaining"] == "0"
     assert on_first.headers["x-rate-limit-reset"] == refused.headers["x-rate-limit-reset"]
+
+
+def test_the_bearer_token_throttle_counts_both_processes(pair: tuple[str, str, str]) -> None:
+    postgres_only(pair)
+    first, second, _ = pair
+    app = httpx.post(first + "/_roost/apps", json={"name": "throttled"}).json()
+    token = base64.b64encode(f"{app['consumer_key']}:{app['consumer_secret']}".encode()).decode()
+    basic = {"Authorization": "Basic " + token}
+    form = {"grant_type": "client_credentials"}
+    settings = {"bearer_token_max_requests": 3, "bearer_token_window_s": 3600}
+    httpx.post(first + "/_roost/settings", json=settings)
+    assert eventually(lambda: settings_of(second).get("bearer_token_max_requests") == "3")
+    for base_url in (first, second, first):
+        assert httpx.post(base_url + "/oauth2/token", data=form, headers=basic).status_code == 200
+    refused = httpx.post(second + "/oauth2/token", data=form, headers=basic)
+    assert refused.status_code == 403
+    assert refused.json()["errors"][0]["code"] == 99
+    httpx.post(
+        first + "/_roost/settings", json={"bearer_token_max_requests": None, "bearer_token_window_s": None}
+    )

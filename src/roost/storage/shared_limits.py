@@ -83,6 +83,11 @@ class WindowStore:
         params = {"keys": keys, "amounts": amounts, "resets": resets, "now": now_s}
         return await self._db.fetch_all(_count, params)
 
+    async def count_one(self, key: str, window_s: int, now_s: int) -> int:
+        """Count one request in a fixed window of `window_s` seconds; the window's count now."""
+        rows = await self.count([(key, 1, now_s + window_s)], now_s)
+        return int(rows[0]["used"])
+
     async def sweep(self, now_s: float) -> None:
         """Delete the windows that have reset (at most once a minute per process)."""
         if now_s - self._swept_at < SWEEP_EVERY_S:
