@@ -90,14 +90,14 @@ class CountingRateLimiter(RateLimiter):
         super().reset()
         self._counted.clear()
 
-    def take_counted(self) -> list[tuple[Key, int, int, int]]:
-        """(key, requests counted here since the last call, limit, reset_s) of every window with any."""
+    def take_counted(self) -> list[tuple[Key, int, int]]:
+        """(key, requests counted here since the last call, reset_s) of every window with any."""
         counted, self._counted = self._counted, {}
         taken = []
         for key, amount in counted.items():
             window = self._windows.get(key)
             if window is not None and amount:
-                taken.append((key, amount, window.limit, window.reset_s))
+                taken.append((key, amount, window.reset_s))
         return taken
 
     def take_shared(self, key: Key, used: int, reset_s: int) -> None:

@@ -47,9 +47,9 @@ class SharedWindows:
         counted = self._limiter.take_counted()
         now = self._clock.now()
         if counted:
-            keys: dict[str, Key] = {repr(key): key for key, _, _, _ in counted}
+            keys: dict[str, Key] = {repr(key): key for key, _, _ in counted}
             rows = await self._store.count(
-                [(repr(key), amount, reset_s) for key, amount, _, reset_s in counted], int(now)
+                [(repr(key), amount, reset_s) for key, amount, reset_s in counted], int(now)
             )
             for row in rows:
                 self._limiter.take_shared(keys[row["key"]], row["used"], row["reset_s"])
