@@ -10,6 +10,7 @@ from typing import Any
 from roost.ads.api.registry import all_ads_operations
 from roost.ads.pipeline import AdsPipeline
 from roost.config import Settings
+from roost.control.admin import CONTROL_PREFIX, admitted, refuse
 from roost.control.ads import ads_routes
 from roost.control.community import community_routes
 from roost.control.deliveries import delivery_routes
@@ -155,6 +156,16 @@ class RoostApp:
         self.dispatcher = server.dispatcher
         self.dispatcher.start()
         state.workers.append(self.dispatcher)
+        # Issue 16: the clock and feature settings other processes change, taken within a second.
+        shared = server.domain.shared
+        await shared.refresh()
+        shared.on_clock_moved = state.wake_workers
+        shared.start()
+        state.workers.append(shared)
+        windows = server.domain.shared_windows  # PostgreSQL: rate-limit windows counted with the others
+        if windows is not None:
+            windows.start()
+            state.workers.append(windows)
         if self.on_ready is not None:
             await self.on_ready(state)
 
@@ -167,6 +178,10 @@ class RoostApp:
     async def shutdown(self) -> None:
         if self.state is not None:
             self.state.ready = False
+            if self.server is not None:
+                await self.server.domain.shared.stop()  # issue 16: its refresh loop reads the database
+                if self.server.domain.shared_windows is not None:
+                    await self.server.domain.shared_windows.stop()
             if self.dispatcher is not None:
                 await self.dispatcher.stop()
                 self.dispatcher = None
@@ -198,6 +213,9 @@ class RoostApp:
                 }
             )
             await send({"type": "http.response.body", "body": b'{"status":"starting"}'})
+            return
+        if path.startswith(CONTROL_PREFIX) and not admitted(self.settings.admin_token, scope):
+            await refuse(scope, receive, send)  # issue 16: the control plane behind its admin token
             return
         if scope["type"] != "http":
             await parts[PAGES](scope, receive, send)  # Starlette refuses what it does not serve

@@ -70,6 +70,14 @@ def main() -> None:
     metavar="SECONDS",
     help="How far an OAuth 1.0a oauth_timestamp may stray from this machine's clock (error 135 beyond).",
 )
+@click.option(
+    "--admin-token",
+    envvar="ROOST_ADMIN_TOKEN",
+    default=None,
+    metavar="TOKEN",
+    help="Require X-Roost-Admin-Token: TOKEN on /_roost and for X-Roost-Approve (a shared sandbox; "
+    "also ROOST_ADMIN_TOKEN).",
+)
 @click.option("--log-level", default="warning", show_default=True)
 def serve(
     host: str,
@@ -83,6 +91,7 @@ def serve(
     options: tuple[str, ...],
     strict_webhook_urls: bool,
     timestamp_window_s: int,
+    admin_token: str | None,
     log_level: str,
 ) -> None:
     """Start the server (SQLite and the demo dataset by default)."""
@@ -100,6 +109,7 @@ def serve(
         timestamp_window_s=timestamp_window_s,
         limits=_limits(limits_file) if limits_file else {},
         extra=_key_values(options) | ({"strict_webhook_urls": "1"} if strict_webhook_urls else {}),
+        admin_token=admin_token or None,
     )
 
     announcing: list[asyncio.Task[None]] = []
@@ -118,6 +128,8 @@ def serve(
             f"  ads API v12     : {settings.base_url}/12/...   sandbox: {settings.base_url}/sandbox/12/..."
         )
         click.echo(f"  control plane   : {settings.base_url}/_roost/health, /_roost/credentials")
+        if settings.admin_token:
+            click.echo("                    (send X-Roost-Admin-Token: the token given to --admin-token)")
         click.echo(f"  run a program   : roost run --target {settings.base_url} -- python your_script.py")
         if settings.demo:
             creds = await state.credentials()

@@ -30,6 +30,9 @@ class Settings:
     # {"createTweet": {"user": 100, "app": null, "window_s": 900, "daily_app": 10000, "daily_user": 2400}}
     limits: dict[str, dict[str, int | None]] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)  # flags of later features (e.g. allow_test_approval)
+    # `--admin-token`: when set, /_roost and the test-approval header need `X-Roost-Admin-Token` (never
+    # shown in a repr, so never in a log line or traceback).
+    admin_token: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.random_seed is None and os.environ.get("ROOST_RANDOM_SEED", "").isdigit():

@@ -28,7 +28,7 @@ from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.fields import FieldsEngine
 from roost.core.ids import SnowflakeGenerator, TokenSource
-from roost.core.ratelimit import RateLimiter
+from roost.core.ratelimit import CountingRateLimiter, RateLimiter
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
 from roost.data.demo import AdsSeed, DemoSeed, SeedSources
 from roost.data.demo_ads import seed_ads
@@ -61,6 +61,8 @@ from roost.domain.posts import PostService
 from roost.domain.profiles import Profiles
 from roost.domain.reposts import Reposts
 from roost.domain.search import SearchService
+from roost.domain.shared_limits import SharedWindows  # issue 16
+from roost.domain.shared_state import SharedSettings  # issue 16
 from roost.domain.sign_in import SignIn
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
@@ -109,6 +111,7 @@ from roost.storage.posts import PostStore
 from roost.storage.replays import ReplayStore
 from roost.storage.reposts import RepostStore
 from roost.storage.search import SearchStore
+from roost.storage.shared_limits import NonceStore, WindowStore  # issue 16
 from roost.storage.social import SocialStore
 from roost.storage.spaces import SpaceStore
 from roost.storage.stream_links import StreamLinkStore
@@ -201,6 +204,9 @@ class Domain:
     trends: Trends
     articles: Articles
     analytics: Analytics
+    # Issue 16, the clock and feature settings shared by every process on the database:
+    shared: SharedSettings
+    shared_windows: SharedWindows | None  # on PostgreSQL: windows counted with the other processes
 
 
 @dataclass(slots=True)
@@ -296,8 +302,12 @@ def event_layer(
 
 def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Server:
     stores = Stores.over(db, clock or Clock(), settings.random_seed)
-    authenticator = Authenticator(stores.apps, stores.clock, settings.timestamp_window_s)
-    limiter = RateLimiter(settings.rate_limits)
+    # Issue 16: on PostgreSQL, several processes may serve one database: nonces are claimed in it (a
+    # replay to another process is refused) and rate-limit windows are counted together.
+    shared_nonces = NonceStore(db) if db.dialect_name == "postgresql" else None
+    authenticator = Authenticator(stores.apps, stores.clock, settings.timestamp_window_s, shared_nonces)
+    shared = db.dialect_name == "postgresql"
+    limiter = CountingRateLimiter(settings.rate_limits) if shared else RateLimiter(settings.rate_limits)
     stages = Stages(
         authenticator=authenticator,
         limiter=limiter,
@@ -332,7 +342,17 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         dms=DmService(db, clock, ids, users, media=media_uploads),
         dm_events=DmEvents(stores.dms, users),
         accounts=accounts,
-        oauth1=OAuth1Flow(db, apps, users, clock, tokens, authenticator, accounts, settings),
+        oauth1=OAuth1Flow(
+            db,
+            apps,
+            users,
+            clock,
+            tokens,
+            authenticator,
+            accounts,
+            settings,
+            WindowStore(db) if shared else None,
+        ),
         oauth2=OAuth2Flow(db, apps, clock, tokens, authenticator),
         sign_in=SignIn(db, users, clock),
         transfer=Transfer(db, users, posts, clock, maintenance),
@@ -364,6 +384,13 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         trends=Trends(clock, TrendStore(db)),
         articles=Articles(db, clock, ids, post_service),
         analytics=Analytics(db, clock, ids, AnalyticsStore(db), posts),
+        # Issue 16, the clock and feature settings shared by every process on the database:
+        shared=SharedSettings(db, clock, settings),
+        shared_windows=(
+            SharedWindows(limiter, WindowStore(db), clock)
+            if isinstance(limiter, CountingRateLimiter)
+            else None
+        ),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -15,15 +15,25 @@ from roost.core import errors
 from roost.core.clock import Clock
 from roost.core.principal import Principal, RequestAuth
 from roost.storage.apps import AppStore
+from roost.storage.shared_limits import NonceStore
 
 _CACHE_TTL_S = 2.0
 
 
 class Authenticator:
-    def __init__(self, apps: AppStore, clock: Clock, timestamp_window_s: int = 300) -> None:
+    def __init__(
+        self,
+        apps: AppStore,
+        clock: Clock,
+        timestamp_window_s: int = 300,
+        shared_nonces: NonceStore | None = None,
+    ) -> None:
         self._apps = apps
         self._clock = clock
         self.nonces = oauth1.NonceCache(window_seconds=timestamp_window_s)
+        # Several processes on one PostgreSQL database (issue 16): a nonce accepted by any of them is
+        # a replay to all. One process alone needs only the cache above.
+        self._shared_nonces = shared_nonces
         self._cache: dict[tuple[str, str], tuple[float, Any]] = {}
         # Bearer token -> (cached until, principal, token expiry in epoch ms or None): the principal
         # itself is kept, since every request with the same token builds the same one.
@@ -115,7 +125,7 @@ class Authenticator:
         )
         if not ok:
             raise fail()
-        self.check_window(oauth, token_value)
+        await self.check_window(oauth, token_value)
         if token is None:
             # Consumer-only signatures are valid only on the token endpoints; elsewhere there is no user.
             return Principal("oauth1", app["id"], app["project_id"], None, app["permission"])
@@ -147,7 +157,7 @@ class Authenticator:
             token_secret,
         )
 
-    def check_window(self, oauth: oauth1.OAuth1Request, token_value: str | None) -> None:
+    async def check_window(self, oauth: oauth1.OAuth1Request, token_value: str | None) -> None:
         """Timestamp window and nonce replay; call only after the signature verified."""
         # Clients sign with the host's wall clock, so the window is measured against it even when
         # the server's clock has been moved for a test.
@@ -162,3 +172,18 @@ class Authenticator:
             raise errors.coded(401, 135)
         if verdict == "replay":
             raise errors.coded(401, 32)
+        shared = self._shared_nonces
+        if shared is not None:
+            now = time.time()
+            timestamp = int(oauth.oauth.get("oauth_timestamp", ""))  # a plain integer: the cache said so
+            expires_at = timestamp + self.nonces.window_seconds + 1
+            claimed = await shared.claim(
+                oauth.oauth.get("oauth_consumer_key", ""),
+                token_value,
+                oauth.oauth.get("oauth_nonce", ""),
+                timestamp,
+                expires_at,
+            )
+            if not claimed:
+                raise errors.coded(401, 32)
+            await shared.sweep(now)

@@ -1,7 +1,8 @@
 """The `/_roost` control plane: health, credentials, reset, import/export, clock, apps, users, tokens.
 
 Open to anyone who can reach the server (it is a local developer tool); bind to loopback
-(the default) unless the sandbox is meant to be shared.
+(the default) unless the sandbox is meant to be shared, and then start it with `--admin-token`
+(`control/admin.py`, checked in `app.py` before any /_roost route is reached).
 """
 
 from __future__ import annotations
@@ -80,12 +81,12 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
                 amount = body["advance_seconds"]
                 if not isinstance(amount, int | float) or isinstance(amount, bool):
                     raise errors.invalid_body("advance_seconds must be a number")
-                domain.maintenance.advance_clock(float(amount))
+                await domain.shared.advance_clock(float(amount))  # every process sees it (issue 16)
             elif "set" in body:
                 target = parse_rfc3339(str(body["set"]))
                 if target is None:
                     raise errors.invalid_body("set must be an ISO 8601 timestamp with a time zone")
-                domain.maintenance.set_clock(target)
+                await domain.shared.set_clock(target)
             else:
                 raise errors.invalid_body("expected advance_seconds or set")
             state.wake_workers()
@@ -136,17 +137,23 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
 
     async def feature_settings(request: Request) -> Response:
         """Read or change feature settings at run time (e.g. allow_test_approval, throttles)."""
-        extra = state.settings.extra
         if request.method == "POST":
             body = await _json(request)
             if not isinstance(body, dict) or not all(isinstance(k, str) for k in body):
                 raise errors.invalid_body("expected a JSON object of settings")
-            for key, value in body.items():
-                if value is None:
-                    extra.pop(key, None)
-                else:
-                    extra[key] = "1" if value is True else "0" if value is False else str(value)
-        return OrjsonResponse(dict(extra))
+            changes = {
+                key: None
+                if value is None
+                else "1"
+                if value is True
+                else "0"
+                if value is False
+                else str(value)
+                for key, value in body.items()
+            }
+            # Every process on the database takes the change (issue 16).
+            return OrjsonResponse(await domain.shared.change_features(changes))
+        return OrjsonResponse(dict(state.settings.extra))
 
     async def openapi(request: Request) -> Response:
         return OrjsonResponse(state.openapi_document())
@@ -172,6 +179,11 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
     return Starlette(
         routes=[*routes, *(extra_routes or [])], exception_handlers={errors.ApiError: on_api_error}
     )
+
+
+def _setting_text(value: Any) -> str | None:
+    """A feature setting as stored: text, with JSON true/false as 1/0 and null for "remove"."""
+    return None if value is None else "1" if value is True else "0" if value is False else str(value)
 
 
 def _user_fields(body: dict[str, Any]) -> dict[str, Any]:

@@ -50,6 +50,7 @@ class ServerState:
         for worker in self.workers:
             await worker.stop()
         await self.domain.maintenance.wipe()
+        await self.domain.shared.persist()  # the clock and settings outlive a reset, for every process
         await self.seed_if_empty()
         for worker in self.workers:
             worker.start()

@@ -42,6 +42,26 @@ class Clock:
     def freeze(self, at_ms: int | None = None) -> None:
         self._frozen_ms = self.now_ms() if at_ms is None else at_ms
 
+    def snapshot(self) -> str:
+        """The clock's setting as text other processes can `restore`: its offset from the wall clock
+        (processes of one machine share the wall clock), or the frozen instant."""
+        if self._frozen_ms is not None:
+            return f"frozen:{self._frozen_ms}"
+        return f"offset:{self._offset_ms}"
+
+    def restore(self, snapshot: str) -> bool:
+        """Take the setting a `snapshot` describes; False (and no change) for text that is not one."""
+        kind, _, amount = snapshot.partition(":")
+        if not amount.lstrip("-").isdigit():
+            return False
+        if kind == "frozen":
+            self._frozen_ms = int(amount)
+        elif kind == "offset":
+            self._frozen_ms, self._offset_ms = None, int(amount)
+        else:
+            return False
+        return True
+
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

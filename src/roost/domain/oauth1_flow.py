@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hmac
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from roost.domain.oauth2_flow import is_allowed_redirect
 from roost.storage import oauth1_flow as rows
 from roost.storage.apps import AppStore
 from roost.storage.db import Database
+from roost.storage.shared_limits import WindowStore
 from roost.storage.users import UserStore
 
 XML = "application/xml;charset=utf-8"
@@ -137,6 +139,7 @@ class OAuth1Flow:
         authenticator: Authenticator,
         accounts: AccountService,
         settings: Settings,  # feature settings read live: the bearer-token throttle
+        shared_throttle: WindowStore | None = None,  # issue 16: several processes on PostgreSQL
     ) -> None:
         self._db = db
         self._apps = apps
@@ -147,6 +150,7 @@ class OAuth1Flow:
         self._accounts = accounts
         self._settings = settings
         self._throttle = BearerThrottle()
+        self._shared_throttle = shared_throttle
 
     # ---- step 1: request token ------------------------------------------------------------------
 
@@ -163,7 +167,7 @@ class OAuth1Flow:
         oauth, app = await self._signed(request)
         if not self._authenticator.signature_ok(request, oauth, app["consumer_secret"], ""):
             raise errors.coded(401, 32)
-        self._authenticator.check_window(oauth, None)
+        await self._authenticator.check_window(oauth, None)
         callback = oauth.oauth.get("oauth_callback", "")
         if not callback:
             raise errors.coded(400, 215)
@@ -242,7 +246,7 @@ class OAuth1Flow:
             raise errors.coded(401, 89)
         if not self._authenticator.signature_ok(request, oauth, app["consumer_secret"], row["secret"]):
             raise errors.coded(401, 32)
-        self._authenticator.check_window(oauth, token)
+        await self._authenticator.check_window(oauth, token)
         if row["used_at"] is not None:
             raise errors.coded(401, 89)
         verifier = oauth.oauth.get("oauth_verifier", "")
@@ -292,6 +296,15 @@ class OAuth1Flow:
 
     # ---- app-only bearer tokens -----------------------------------------------------------------
 
+    async def _throttle_allows(self, app_id: int, limit: int, window_s: float) -> bool:
+        shared = self._shared_throttle
+        if shared is None:
+            return self._throttle.allow(app_id, limit, window_s, time.monotonic())
+        # Every process counts into one row (whole seconds of the wall clock, which they share); the
+        # endpoint is not a hot path, so one statement per request is cheap enough.
+        used = await shared.count_one(f"bearer-token:{app_id}", max(1, math.ceil(window_s)), int(time.time()))
+        return used <= limit
+
     def _extra_number(self, key: str, default: float) -> float:
         try:
             return float(self._settings.extra.get(key, default))
@@ -322,7 +335,7 @@ class OAuth1Flow:
             raise _credentials_error()
         limit = int(self._extra_number("bearer_token_max_requests", BEARER_MAX_REQUESTS))
         window = self._extra_number("bearer_token_window_s", BEARER_WINDOW_S)
-        if not self._throttle.allow(app["id"], limit, window, time.monotonic()):
+        if not await self._throttle_allows(app["id"], limit, window):
             raise _credentials_error()
         grants = [value for name, value in form_pairs if name == "grant_type"]
         if grants != ["client_credentials"]:

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from roost.config import Settings
+from roost.control.admin import ADMIN_HEADER, token_matches
 from roost.core.records import Row
 from roost.domain.sign_in import SESSION_LIFETIME_MS, SignIn
 
@@ -76,11 +77,16 @@ class Browser:
 
     async def test_approval(self, request: Request) -> TestApproval | None:
         """`X-Roost-Approve: <username>` approves as that user, `deny:<username>` denies. Honoured
-        only from loopback clients, or from anywhere when the server was started to allow it."""
+        only from loopback clients, or from anywhere when the server was started to allow it; with an
+        admin token, only with that token in `X-Roost-Admin-Token` (from any client)."""
         value = request.headers.get(APPROVE_HEADER)
         if value is None:
             return None
-        if not (_from_loopback(request) or self._settings.extra.get("allow_test_approval") == "1"):
+        token = self._settings.admin_token
+        if token:
+            if not token_matches(token, request.headers.get(ADMIN_HEADER.decode())):
+                return None
+        elif not (_from_loopback(request) or self._settings.extra.get("allow_test_approval") == "1"):
             return None
         approve = True
         if value.lower().startswith("deny:"):

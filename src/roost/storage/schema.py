@@ -495,3 +495,7 @@ from roost.storage import (  # noqa: E402, F401
 # Media uploads and their bytes (issue 15): their own module, registered the same way.
 # isort: split
 from roost.storage import schema_media  # noqa: E402, F401
+
+# Nonces and rate-limit windows shared by the processes of one database (issue 16).
+# isort: split
+from roost.storage import schema_shared  # noqa: E402, F401
