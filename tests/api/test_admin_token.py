@@ -18,6 +18,7 @@ from tests.api.test_oauth2_flow import CALLBACK, UNAUTHORIZED, authorize_params,
 from tests.support.server import LiveServer, free_port
 
 from roost.app import PAGES
+from roost.core.body_cap import BodyCap
 
 TOKEN = "team-sandbox-" + secrets.token_hex(8)
 ADMIN = {"X-Roost-Admin-Token": TOKEN}
@@ -40,6 +41,8 @@ def control_routes(live: LiveServer) -> list[tuple[str, str]]:
     """Every (method, path) the control plane serves, path parameters filled with a number."""
     assert live.app.parts is not None
     pages = live.app.parts[PAGES]
+    if isinstance(pages, BodyCap):
+        pages = pages.app  # the Starlette routes behind the pages' body cap
     found = []
     for entry in pages.routes:  # type: ignore[attr-defined]
         if isinstance(entry, Route) and entry.path.startswith("/_roost"):
