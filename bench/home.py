@@ -56,6 +56,7 @@ from bench.harness import (
 from bench.lists import PAGE_QUERY
 from bench.report import machine
 from bench.run import VISIBLE_POSTS, ensure_database
+from roost.storage.posts import HOME_FIRST_CHUNK, HOME_GROWTH
 
 TARGET = 0.25
 # The target applies to pages of this size, the one bench/lists.py measures its list timeline at (so
@@ -90,7 +91,7 @@ def query_plan(database: Path, user: int) -> list[str]:
     user and commit; pages are then cut from them and their rows read by id)."""
     from sqlalchemy.dialects import sqlite
 
-    from roost.storage.posts import HOME_FIRST_CHUNK, MAX_ID, _home_chunk
+    from roost.storage.posts import MAX_ID, _home_chunk
 
     statement = _home_chunk.compile(dialect=sqlite.dialect())
     params = {"home_id": user, "self_id": user, "until_id": MAX_ID, "limit": HOME_FIRST_CHUNK}
@@ -365,7 +366,8 @@ def write(output: Path, report: dict[str, Any], sizes: list[int]) -> None:
         "(`PostStore.home_entries`); a page is cut from them with its id and time bounds, exclusions "
         "and cursor applied, and only its posts are read, by id, with the columns the field "
         "selection needs. After a commit the entries are read again, newest first in chunks "
-        "(100 candidates, or twice the page, then 4 times more each time a page reaches past them): "
+        f"({HOME_FIRST_CHUNK} candidates, or twice the page, then {HOME_GROWTH} times more each time a "
+        "page reaches past them): "
         "through `ix_posts_author_id` alone for the ids, then those rows for the rest. "
         "`bench/profile_home.py` times the same requests in process and the cold reads.",
         "",

@@ -105,10 +105,11 @@ _home_chunk = (
     )
     .order_by(posts.c.id.desc())
 )
-# A cold read takes the newest HOME_FIRST_CHUNK candidates, or twice the page when larger (a row
-# read costs about 3 µs on the bench data: the whole depth, about 10 ms); a page that reaches past
-# them reads HOME_GROWTH times more.
-HOME_FIRST_CHUNK = 100
+# A cold read (after any commit) takes the newest HOME_FIRST_CHUNK candidates, or twice the page
+# when larger; a page that reaches past them reads HOME_GROWTH times more. Reading the whole depth
+# at once would cost 10 ms and more on the bench data (about 3 µs a row); a first chunk of 40 costs
+# about 0.4 ms in process (bench/profile_home.py), what each page's candidate query cost before.
+HOME_FIRST_CHUNK = 40
 HOME_GROWTH = 4
 _HOME_TTL_S = 1.0  # a backstop for writers the database's generation does not report
 _HOME_CACHE_SIZE = 256  # users; about 55 kB each at full depth
