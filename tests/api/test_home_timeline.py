@@ -6,7 +6,17 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from tests.api.helpers import PROBLEMS, User, bearer, create_ok, new_user
+from tests.api.helpers import (
+    PROBLEMS,
+    User,
+    bearer,
+    create_ok,
+    delete_as,
+    import_objects,
+    import_user,
+    new_user,
+    next_import_id,
+)
 from tests.support.client import Api
 
 NOT_PERMITTED = {
@@ -150,3 +160,58 @@ def test_a_page_mostly_filtered_out_still_fills(api: Api) -> None:
     assert ids(body) == [root, kept[2], kept[1]]
     rest = home_ok(api, me, exclude="replies", max_results="3", pagination_token=body["meta"]["next_token"])
     assert ids(rest) == [kept[0]]
+
+
+def test_a_write_shows_on_the_next_read(api: Api) -> None:
+    """Each page is cut from the user's entries kept in memory: a commit makes the next read see it."""
+    me, friend, later = new_user(api), new_user(api, premium=True), new_user(api)  # premium: edits
+    follow(api, me, friend)
+    first = create_ok(api, friend)["id"]
+    assert ids(home_ok(api, me)) == [first]
+    second = create_ok(api, friend)["id"]
+    assert ids(home_ok(api, me)) == [second, first]
+    assert ids(home_ok(api, me, max_results="5")) == [second, first]
+    assert delete_as(api, friend, first).status_code == 200
+    assert ids(home_ok(api, me)) == [second]
+
+    # A new followee's posts come in, an unfollowed one's go.
+    theirs = create_ok(api, later)["id"]
+    follow(api, me, later)
+    assert ids(home_ok(api, me)) == [theirs, second]
+    path = f"/2/users/{me['id']}/following/{later['id']}"
+    assert api.delete(path, auth="none", headers=bearer(me)).status_code == 200
+    assert ids(home_ok(api, me)) == [second]
+
+    # An edit replaces the version it edits.
+    edited = create_ok(api, friend, edit_options={"previous_post_id": second})["id"]
+    assert ids(home_ok(api, me)) == [edited]
+
+
+def test_the_timeline_reaches_back_3200_posts(api: Api) -> None:
+    """The platform serves a home timeline's 3,200 most recent posts: paging stops there, and bounds
+    beyond them find nothing."""
+    me = new_user(api)
+    author = import_user(api)
+    posts = [
+        {"id": next_import_id(), "text": f"old post {n}", "author_id": author["id"]} for n in range(3210)
+    ]
+    assert import_objects(api, {"tweets": posts})["tweets"] == 3210
+    follow(api, me, author)
+    newest_first = [post["id"] for post in reversed(posts)]
+    seen: list[str] = []
+    page = home_ok(api, me, max_results="100")
+    while True:
+        seen += ids(page)
+        token = page["meta"].get("next_token")
+        if token is None:
+            break
+        page = home_ok(api, me, max_results="100", pagination_token=token)
+    assert seen == newest_first[:3200]
+    assert ids(home_ok(api, me, exclude="replies", until_id=newest_first[3198])) == [newest_first[3199]]
+    assert home_ok(api, me, until_id=newest_first[3199]) == {"meta": {"result_count": 0}}
+    assert (
+        home_ok(api, me, since_id=newest_first[-1], max_results="5")["meta"]["oldest_id"] == newest_first[4]
+    )
+    # Backwards from the oldest page: its newer neighbours.
+    back = home_ok(api, me, max_results="100", pagination_token=page["meta"]["previous_token"])
+    assert ids(back) == newest_first[3000:3100]

@@ -65,9 +65,16 @@ class Timelines:
             include_reposts="retweets" not in exclude,
         )
 
-    async def home(self, user_id: int, window: Window, exclude: frozenset[str]) -> Page:
+    async def home(
+        self,
+        user_id: int,
+        window: Window,
+        exclude: frozenset[str],
+        columns: tuple[str, ...] | None = None,
+    ) -> Page:
         """The user's home timeline: their own posts and reposts and those of the accounts they
-        follow, newest first (the caller is the user: the handler checks)."""
+        follow, newest first, the most recent 3,200 at most (`PostStore.home_entries`; the caller is
+        the user: the handler checks). `columns`: the post columns the field selection reads."""
         return await self.page(
             user_id,
             window,
@@ -75,6 +82,7 @@ class Timelines:
             home_id=user_id,
             include_replies="replies" not in exclude,
             include_reposts="retweets" not in exclude,
+            columns=columns,
         )
 
     async def mentions(self, viewer_id: int | None, user_id: int, window: Window) -> Page:

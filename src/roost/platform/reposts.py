@@ -72,7 +72,10 @@ async def reposts_of_me(call: Call) -> Objects:
 async def home_timeline(call: Call) -> Objects:
     params = call.params
     require_self(call.principal.user_id, params["id"])
-    page = await call.domain.timelines.home(_me(call), window(call), params.get("exclude", frozenset()))
+    columns = call.selection.columns if call.selection is not None else None
+    page = await call.domain.timelines.home(
+        _me(call), window(call), params.get("exclude", frozenset()), columns
+    )
     return page_objects(page)
 
 

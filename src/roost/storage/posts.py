@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -68,43 +72,116 @@ _timelines = {
 }
 
 
-def _home_candidates(ascending: bool) -> Select:
-    """Ids of the user's own posts and of the accounts they follow, in id order: read from
-    ix_posts_author_id (author_id, id) alone (a covering index), so no post row is touched until the
-    page's rows are fetched by id."""
-    authors = union_all(
-        select(follows.c.followee_id).where(follows.c.follower_id == bindparam("home_id")),
-        select(cast(bindparam("self_id"), BigInteger)),
+# The home timeline: the newest HOME_DEPTH posts of the user and the accounts they follow. The
+# platform's documentation says the endpoint returns "the 3,200 most recent Posts (or 7 days)"
+# (docs.x.com x-api/posts/timelines/introduction.mdx and integrate.mdx; surface-facts "Home
+# timeline"): the count is kept, the 7 days are not (older posts of a quiet timeline stay readable).
+HOME_DEPTH = 3200
+_home_authors = union_all(
+    select(follows.c.followee_id).where(follows.c.follower_id == bindparam("home_id")),
+    select(cast(bindparam("self_id"), BigInteger)),
+)
+# What the page's filters need of the user's posts, newest first, below `until_id`: `limit` ids
+# picked from ix_posts_author_id alone (one range per author, a covering index), then those rows
+# for the rest. Deleted and superseded versions come too, counted in `limit`, and are dropped by the
+# caller: the number of candidates read says whether older ones remain.
+_candidate = posts.alias("candidate")
+_home_chunk = (
+    select(
+        posts.c.id,
+        posts.c.created_at,
+        posts.c.in_reply_to_post_id,
+        posts.c.reposted_post_id,
+        posts.c.deleted_at,
+        posts.c.superseded_by,
     )
-    order = posts.c.id.asc() if ascending else posts.c.id.desc()
-    return (
-        select(posts.c.id)
-        .where(
-            posts.c.author_id.in_(authors),
-            posts.c.id > bindparam("since_id"),
-            posts.c.id < bindparam("until_id"),
+    .where(
+        posts.c.id.in_(
+            select(_candidate.c.id)
+            .where(_candidate.c.author_id.in_(_home_authors), _candidate.c.id < bindparam("until_id"))
+            .order_by(_candidate.c.id.desc())
+            .limit(bindparam("limit"))
         )
-        .order_by(order)
-        .limit(bindparam("limit"))
     )
+    .order_by(posts.c.id.desc())
+)
+# A cold read (after any commit) takes the newest HOME_FIRST_CHUNK candidates, or twice the page
+# when larger; a page that reaches past them reads HOME_GROWTH times more. Reading the whole depth
+# at once would cost 10 ms and more on the bench data (about 3 µs a row); a first chunk of 40 costs
+# about 0.4 ms in process (bench/profile_home.py), what each page's candidate query cost before.
+HOME_FIRST_CHUNK = 40
+HOME_GROWTH = 4
+_HOME_TTL_S = 1.0  # a backstop for writers the database's generation does not report
+_HOME_CACHE_SIZE = 256  # users; about 55 kB each at full depth
+_REPLY, _REPOST = 1, 2
 
 
-_home = {ascending: _home_candidates(ascending) for ascending in (False, True)}
-# Candidates read beyond the page, so a few filtered out (replies, reposts, deleted) cost no second read.
-HOME_SLACK = 10
-HOME_MAX_BATCH = 1000
+@dataclass(frozen=True, slots=True)
+class HomeEntries:
+    """The newest part of one user's home timeline as its page filters see it, oldest first: post
+    ids, their created_at (ms) and flags (`_REPLY`, `_REPOST`), in compact arrays. Every candidate
+    from `cursor` up has been read; older ones remain unless `complete`."""
+
+    ids: array[int]
+    created: array[int]
+    flags: bytes
+    cursor: int
+    complete: bool
+    chunk: int  # candidates the last read asked for
+
+    @classmethod
+    def empty(cls) -> HomeEntries:
+        return cls(array("q"), array("q"), b"", MAX_ID, False, 0)
+
+    def extended(self, rows: Sequence[Row], asked: int) -> HomeEntries:
+        """These entries and the next older chunk of candidates (`rows`, newest first, `asked` of
+        them asked for), deleted and superseded ones left out, at most HOME_DEPTH in all."""
+        live = [row for row in reversed(rows) if row["deleted_at"] is None and row["superseded_by"] is None]
+        room = HOME_DEPTH - len(self.ids)
+        live = live[len(live) - room :] if len(live) > room else live
+        ids = array("q", [row["id"] for row in live]) + self.ids
+        return HomeEntries(
+            ids,
+            array("q", [row["created_at"] for row in live]) + self.created,
+            bytes(
+                (_REPLY if row["in_reply_to_post_id"] is not None else 0)
+                | (_REPOST if row["reposted_post_id"] is not None else 0)
+                for row in live
+            )
+            + self.flags,
+            rows[-1]["id"] if rows else self.cursor,
+            len(rows) < asked or len(ids) >= HOME_DEPTH,
+            asked,
+        )
+
+    def page(self, params: dict[str, Any], ascending: bool) -> list[int] | None:
+        """The ids of one page: inside the id bounds, the time bounds and the exclusions, at most
+        `limit`, in the page's order; None when older candidates than these entries hold are needed."""
+        ids, created, flags = self.ids, self.created, self.flags
+        since_id = params["since_id"]
+        low = bisect_right(ids, since_id)
+        high = bisect_left(ids, params["until_id"])
+        start_ms, end_ms, limit = params["start_ms"], params["end_ms"], params["limit"]
+        known = self.complete or since_id >= self.cursor  # every candidate of the id range is here
+        if ascending and not known:
+            return None
+        skip = (0 if params["include_replies"] else _REPLY) | (0 if params["include_reposts"] else _REPOST)
+        if not skip and start_ms <= 0 and end_ms >= MAX_ID:
+            picked = (
+                list(ids[low : low + limit]) if ascending else list(ids[max(low, high - limit) : high][::-1])
+            )
+        else:
+            picked = []
+            for index in range(low, high) if ascending else range(high - 1, low - 1, -1):
+                if flags[index] & skip or not start_ms <= created[index] < end_ms:
+                    continue
+                picked.append(ids[index])
+                if len(picked) == limit:
+                    break
+        return picked if known or len(picked) == limit else None
 
 
-def _on_page(row: Row, params: dict[str, Any]) -> bool:
-    """The filters `_bounds` applies in SQL, for rows fetched by id (the home timeline)."""
-    return (
-        row["deleted_at"] is None
-        and row["superseded_by"] is None
-        and params["start_ms"] <= row["created_at"] < params["end_ms"]
-        and (params["include_replies"] or row["in_reply_to_post_id"] is None)
-        and (params["include_reposts"] or row["reposted_post_id"] is None)
-    )
-
+_KeptHome = tuple[int, float, HomeEntries]  # (database generation, monotonic deadline, entries)
 
 _bump = {
     name: update(posts)
@@ -135,6 +212,8 @@ _max_id = select(posts.c.id).order_by(posts.c.id.desc()).limit(1)
 class PostStore:
     def __init__(self, db: Database) -> None:
         self._db = db
+        # user id -> (database generation, monotonic deadline, the user's home timeline entries)
+        self._homes: dict[int, _KeptHome] = {}
 
     def get(self, post_id: int, columns: tuple[str, ...] | None = None) -> Awaitable[Row | None]:
         """A post by id: the whole row, or only `columns` (the fields a request selected need).
@@ -164,7 +243,10 @@ class PostStore:
         ascending: bool = False,
         include_replies: bool = True,
         include_reposts: bool = True,
+        columns: tuple[str, ...] | None = None,
     ) -> list[Row]:
+        """One page of a timeline, in the page's order. `columns` (the home timeline only): the
+        post columns the field selection reads; the other timelines read whole rows."""
         params: dict[str, Any] = {
             "since_id": since_id,
             "until_id": until_id,
@@ -175,7 +257,7 @@ class PostStore:
             "include_reposts": int(include_reposts),
         }
         if home_id is not None:
-            return await self._home_timeline(home_id, params, ascending)
+            return await self._home_timeline(home_id, params, ascending, columns)
         if author_id is not None:
             kind = "author"
             params["author_id"] = author_id
@@ -184,41 +266,50 @@ class PostStore:
             params["user_id"] = mentioned_id
         return await self._db.fetch_all(_timelines[(kind, ascending)], params)
 
-    async def _home_timeline(self, user_id: int, params: dict[str, Any], ascending: bool) -> list[Row]:
-        """The home timeline's page in two steps: candidate ids from the authors' index entries, then
-        those rows by id, kept when they pass the page's filters; more candidates while the page is
-        short and the authors have more posts."""
-        limit = params["limit"]
-        since_id, until_id = params["since_id"], params["until_id"]
-        batch = limit + HOME_SLACK
-        kept: list[Row] = []
-        while len(kept) < limit:
-            ids = await self._db.fetch_all(
-                _home[ascending],
-                {
-                    "home_id": user_id,
-                    "self_id": user_id,
-                    "since_id": since_id,
-                    "until_id": until_id,
-                    "limit": batch,
-                },
-            )
-            if not ids:
-                break
-            candidates = [row["id"] for row in ids]
-            rows = {row["id"]: row for row in await self.get_many(candidates)}
-            for post_id in candidates:
-                row = rows.get(post_id)
-                if row is not None and _on_page(row, params):
-                    kept.append(row)
-            if len(ids) < batch:
-                break
-            if ascending:
-                since_id = candidates[-1]
-            else:
-                until_id = candidates[-1]
-            batch = min(batch * 4, HOME_MAX_BATCH)  # a page mostly filtered out reads wider each time
-        return kept[:limit]
+    async def _home_timeline(
+        self, user_id: int, params: dict[str, Any], ascending: bool, columns: tuple[str, ...] | None
+    ) -> list[Row]:
+        """The home timeline's page: its ids picked from the user's cached entries (read further back
+        while the page needs older ones), then those rows by id (only `columns` when given)."""
+        kept = await self._home(user_id, params["limit"])
+        wanted = kept[2].page(params, ascending)
+        while wanted is None:
+            kept = await self._extend_home(user_id, kept)
+            wanted = kept[2].page(params, ascending)
+        found = {row["id"]: row for row in await self.get_many(wanted, columns)}
+        return [found[post_id] for post_id in wanted if post_id in found]
+
+    async def home_entries(self, user_id: int) -> HomeEntries:
+        """The newest of the user's home timeline entries (a first chunk of them when not cached)."""
+        return (await self._home(user_id))[2]
+
+    async def _home(self, user_id: int, limit: int = 0) -> _KeptHome:
+        """The user's kept entries. Every page reads them, so they are kept until the next commit of
+        this or another process (`Database.current_generation`), and at most a second: one read per
+        user and write (and one per older chunk a page reaches), however many pages are served."""
+        generation = self._db.current_generation()
+        hit = self._homes.get(user_id)
+        if hit is not None and hit[0] == generation and time.monotonic() < hit[1]:
+            return hit
+        entries = await self._older_chunk(user_id, HomeEntries.empty(), 2 * limit)
+        if len(self._homes) >= _HOME_CACHE_SIZE:
+            self._homes.clear()
+        kept = self._homes[user_id] = (generation, time.monotonic() + _HOME_TTL_S, entries)
+        return kept
+
+    async def _extend_home(self, user_id: int, kept: _KeptHome) -> _KeptHome:
+        """`kept` with the next older chunk of entries; kept in its place unless replaced meanwhile."""
+        extended = (kept[0], kept[1], await self._older_chunk(user_id, kept[2]))
+        if self._homes.get(user_id) is kept:
+            self._homes[user_id] = extended
+        return extended
+
+    async def _older_chunk(self, user_id: int, entries: HomeEntries, at_least: int = 0) -> HomeEntries:
+        asked = min(max(HOME_FIRST_CHUNK, at_least, entries.chunk * HOME_GROWTH), HOME_DEPTH)
+        rows = await self._db.fetch_all(
+            _home_chunk, {"home_id": user_id, "self_id": user_id, "until_id": entries.cursor, "limit": asked}
+        )
+        return entries.extended(rows, asked)
 
     async def max_id(self) -> int:
         return int(await self._db.fetch_value(_max_id) or 0)
