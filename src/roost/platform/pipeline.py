@@ -170,9 +170,18 @@ class Pipeline(Skeleton[Route]):
             value = _json_body(headers, body) if op.body and (body or not op.body_optional) else None
         client = scope.get("client")
         call = Call(
-            op, principal, params, value, selection, self.domain, now_ms, raw, client[0] if client else None
+            op,
+            principal,
+            params,
+            value,
+            selection,
+            self.domain,
+            now_ms,
+            raw,
+            client[0] if client else None,
+            headers,
+            scope.get("scheme", "http"),
         )
-        call.headers, call.scheme = headers, scope.get("scheme", "http")
         result = await op.handler(call)
         if isinstance(result, Objects):
             assert op.returns is not None and selection is not None
