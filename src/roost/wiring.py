@@ -85,6 +85,7 @@ from roost.events.connections import Registry
 from roost.events.deliveries import DeliveryRecords
 from roost.events.dispatch import Dispatcher
 from roost.events.hub import StreamHub
+from roost.events.lease import WorkLease  # issue 16: shared work
 from roost.events.outbound import OutboundCalls
 from roost.events.replay import ReplayJobs
 from roost.events.schedule import CrcScheduler
@@ -103,6 +104,7 @@ from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
+from roost.storage.leases import LeaseStore  # issue 16: shared work
 from roost.storage.lists import ListStore  # lists (issue 14)
 from roost.storage.media_uploads import MediaUploadStore
 from roost.storage.news import NewsStore
@@ -290,6 +292,7 @@ def event_layer(
         ),
         crc_scheduler=CrcScheduler(stores.webhooks, stores.apps, clock, stores.tokens, settings),
         replays=replays,
+        lease=WorkLease(LeaseStore(db), "dispatch", settings),  # issue 16: shared work
     )
     return EventLayer(
         streams=StreamHub(registry, log, objects, usage, activity, rulesets, settings),

@@ -6,6 +6,12 @@ crash loses nothing: duplicates are allowed, loss is not), then POSTs the delive
 A delivery succeeds only on HTTP 200; otherwise it is retried after each delay of the feature setting
 `delivery_retry_schedule` (seconds, comma-separated; default "30,90,180") by the roost clock, then
 marked failed. A reply not received within `delivery_timeout` counts as a failure.
+
+Several processes on one database share the work (issue 16): turning the event log into delivery
+rows, the CRC schedule, replay jobs and the release of expired claims run only in the process holding
+the `dispatch` lease (`events/lease.py`); every process sends, claiming due rows for itself
+(`DeliveryStore.settle`) until a claim expiry, so a delivery is sent by one process at a time and a
+killed process's in-flight deliveries are sent again once their claims expire.
 """
 
 from __future__ import annotations
@@ -23,12 +29,13 @@ import aiohttp
 from roost.config import Settings
 from roost.core.records import Row
 from roost.events.crc import signature
+from roost.events.lease import WorkLease, wall_ms
 from roost.events.outgoing import Outgoing
 from roost.events.replay import ReplayJobs
 from roost.events.schedule import CrcScheduler
 from roost.events.tail import EventLog
 from roost.storage.apps import AppStore
-from roost.storage.deliveries import DeliveryStore
+from roost.storage.deliveries import Claim, DeliveryStore
 from roost.storage.webhooks import WebhookStore
 
 log = logging.getLogger("roost.dispatch")
@@ -47,6 +54,9 @@ DEFAULT_RETRY_SCHEDULE = "30,90,180"
 DELIVERY_REPLY_LIMIT_S = 10.0
 MAX_DELIVERY_REPLY_LIMIT_S = 60.0
 EVENT_ID_HEADER = "x-roost-event-id"
+# A claim outlives the longest attempt by this much, so only a dead process's claims expire.
+CLAIM_MARGIN_S = 20.0
+RELEASE_EXPIRED_S = 1.0  # the lease holder looks for expired claims at most this often
 
 
 class Fanout(Protocol):
@@ -90,6 +100,7 @@ class Dispatcher:
         fanouts: Sequence[Fanout],  # account activity, activity events, filtered-stream webhooks
         crc_scheduler: CrcScheduler,
         replays: ReplayJobs,
+        lease: WorkLease,  # the singleton jobs: collecting, CRC schedule, replays, expired claims
     ) -> None:
         self._log = log
         self._clock = log.clock
@@ -109,6 +120,8 @@ class Dispatcher:
         self._tasks: set[asyncio.Task[None]] = set()
         self.crc_scheduler = crc_scheduler
         self._replays = replays
+        self._lease = lease
+        self._released_at = 0.0  # monotonic time of the last look for expired claims
 
     def start(self) -> None:
         self._stopping = False
@@ -146,9 +159,14 @@ class Dispatcher:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        # Outcomes of finished sends are kept; interrupted ones are released and sent again later.
+        # Outcomes of finished sends are kept; interrupted ones are released and sent again later,
+        # by whichever process claims them next; the lease goes to another process at once.
         with contextlib.suppress(Exception):
-            await self.store.settle(self._finished, [])
+            await self.store.settle(self._finished, None)
+        with contextlib.suppress(Exception):
+            await self.store.release_own(self._lease.holder)
+        with contextlib.suppress(Exception):
+            await self._lease.give_up()
         self._in_flight.clear()
         self._finished.clear()
         await self.crc_scheduler.stop()
@@ -158,10 +176,6 @@ class Dispatcher:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
-        try:
-            await self.store.release_claims()
-        except Exception:
-            log.exception("releasing interrupted deliveries failed")
         while not self._stopping:
             try:
                 await self.tick()
@@ -181,11 +195,15 @@ class Dispatcher:
             self._wake.clear()
 
     async def tick(self) -> None:
-        if time.monotonic() - self._housekeeping_at >= HOUSEKEEPING_S:
-            self._housekeeping_at = time.monotonic()
-            await self.crc_scheduler.tick()
-            await self._replays.advance()
-        await self.collect()
+        if await self._lease.hold():
+            if time.monotonic() - self._housekeeping_at >= HOUSEKEEPING_S:
+                self._housekeeping_at = time.monotonic()
+                await self.crc_scheduler.tick()
+                await self._replays.advance()
+            if time.monotonic() - self._released_at >= RELEASE_EXPIRED_S:
+                self._released_at = time.monotonic()
+                await self.store.release_expired(wall_ms())
+            await self.collect()
         await self._send_round()
 
     # ---- from the event log to delivery rows ----------------------------------------------------
@@ -198,7 +216,9 @@ class Dispatcher:
         rows: list[dict[str, Any]] = []
         for event in events:
             rows.extend(await self._deliveries_for(event))
-        await self.store.enqueue(rows, int(events[-1]["position"]))
+        if not await self.store.enqueue(rows, cursor, int(events[-1]["position"])):
+            # Another process took the lease and moved the cursor first: its rows stand.
+            log.info("the delivery cursor moved under this process; its batch is dropped")
 
     async def _deliveries_for(self, event: Row) -> list[dict[str, Any]]:
         outgoing: list[Outgoing] = []
@@ -226,26 +246,18 @@ class Dispatcher:
 
     # ---- sending --------------------------------------------------------------------------------
     # Each due delivery is sent by a task of its own, so one slow receiver never holds back the
-    # others. A round stores finished outcomes and claims the next due rows (state `sending`) in one
-    # transaction; `release_claims` at start makes interrupted attempts due again.
+    # others. A round stores finished outcomes and claims the next due rows (state `sending`, for this
+    # process until a claim expiry) in one transaction.
 
     async def _send_round(self) -> None:
         room = MAX_IN_FLIGHT - len(self._in_flight)
-        fresh: list[Row] = []
+        claim: Claim | None = None
         if room > 0 and self._session is not None:
-            fresh = await self.store.due(self._clock.now_ms(), room)
-        per_webhook: dict[int, int] = {}
-        for busy in self._in_flight.values():
-            per_webhook[busy] = per_webhook.get(busy, 0) + 1
-        launch: list[Row] = []
-        for delivery in fresh:
-            webhook_id = int(delivery["webhook_id"])
-            if per_webhook.get(webhook_id, 0) < MAX_IN_FLIGHT_PER_WEBHOOK:
-                per_webhook[webhook_id] = per_webhook.get(webhook_id, 0) + 1
-                launch.append(delivery)
+            expiry = wall_ms() + int((delivery_timeout(self._settings) + CLAIM_MARGIN_S) * 1000)
+            claim = Claim(self._lease.holder, self._clock.now_ms(), expiry, room, self._within_caps)
         finished, self._finished = self._finished, []
         try:
-            await self.store.settle(finished, [int(row["id"]) for row in launch])
+            launch = await self.store.settle(finished, claim)
         except BaseException:
             self._finished[:0] = finished  # stored next round; until then they stay in flight
             raise
@@ -260,6 +272,19 @@ class Dispatcher:
             task = asyncio.create_task(self._send(delivery, targets[webhook_id]))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def _within_caps(self, fresh: list[Row]) -> list[Row]:
+        """The claimed deliveries to send now: at most MAX_IN_FLIGHT_PER_WEBHOOK in flight per webhook."""
+        per_webhook: dict[int, int] = {}
+        for busy in self._in_flight.values():
+            per_webhook[busy] = per_webhook.get(busy, 0) + 1
+        launch: list[Row] = []
+        for delivery in fresh:
+            webhook_id = int(delivery["webhook_id"])
+            if per_webhook.get(webhook_id, 0) < MAX_IN_FLIGHT_PER_WEBHOOK:
+                per_webhook[webhook_id] = per_webhook.get(webhook_id, 0) + 1
+                launch.append(delivery)
+        return launch
 
     async def _target(self, webhook_id: int) -> _Target | None:
         hook = await self._webhooks.get(webhook_id)

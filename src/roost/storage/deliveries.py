@@ -1,12 +1,18 @@
 """Delivery storage: the dispatcher's persisted cursor into the event log and one row per
-(webhook, event) recording the signed body, the attempts and their outcome."""
+(webhook, event) recording the signed body, the attempts and their outcome.
+
+Several processes share the rows (issue 16): each claims due rows in one statement (`FOR UPDATE SKIP
+LOCKED` on PostgreSQL; SQLite serialises writers), marking them `sending` by itself until a claim
+expiry, so no row is sent by two processes at once and a killed process's rows are due again once
+their claims expire. The cursor moves only from the value its mover read (a fence)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, insert, null, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import aaa_subscriptions, deliveries, settings, webhooks
@@ -15,8 +21,13 @@ CURSOR_KEY = "delivery_cursor"
 
 _cursor = select(settings.c.value).where(settings.c.key == CURSOR_KEY)
 _insert_cursor = insert(settings).values(key=CURSOR_KEY, value=bindparam("value"))
-_update_cursor = update(settings).where(settings.c.key == CURSOR_KEY).values(value=bindparam("value"))
-_delivery_columns = [column for column in deliveries.columns if column.name != "id"]
+_move_cursor = (
+    update(settings)
+    .where(settings.c.key == CURSOR_KEY, settings.c.value == bindparam("old"))
+    .values(value=bindparam("value"))
+)
+_CLAIM_COLUMNS = ("id", "claimed_by", "claim_expires_at")
+_delivery_columns = [column for column in deliveries.columns if column.name not in _CLAIM_COLUMNS]
 _insert_delivery = insert(deliveries).values({c.name: bindparam(c.name) for c in _delivery_columns})
 _targets = (
     select(webhooks.c.id, webhooks.c.app_id)
@@ -24,11 +35,23 @@ _targets = (
     .where(aaa_subscriptions.c.user_id == bindparam("user_id"), webhooks.c.valid == 1)
     .order_by(webhooks.c.id)
 )
-_due = (
-    select(deliveries)
+_due_ids = (
+    select(deliveries.c.id)
     .where(deliveries.c.state == "pending", deliveries.c.next_attempt_at <= bindparam("now"))
     .order_by(deliveries.c.next_attempt_at, deliveries.c.id)
     .limit(bindparam("limit"))
+    .with_for_update(skip_locked=True)  # rendered on PostgreSQL only; SQLite has one writer
+)
+_any_due = (
+    select(deliveries.c.id)
+    .where(deliveries.c.state == "pending", deliveries.c.next_attempt_at <= bindparam("now"))
+    .limit(1)
+)
+_claim_due = (
+    update(deliveries)
+    .where(deliveries.c.id.in_(_due_ids))
+    .values(state="sending", claimed_by=bindparam("holder"), claim_expires_at=bindparam("until"))
+    .returning(*deliveries.columns)
 )
 _of_webhook = (
     select(deliveries)
@@ -36,8 +59,24 @@ _of_webhook = (
     .order_by(deliveries.c.id)
     .limit(bindparam("limit"))
 )
-_claim = update(deliveries).where(deliveries.c.id == bindparam("id")).values(state="sending")
-_release = update(deliveries).where(deliveries.c.state == "sending").values(state="pending")
+_give_back = (
+    update(deliveries)
+    .where(deliveries.c.id == bindparam("id"), deliveries.c.claimed_by == bindparam("holder"))
+    .values(state="pending", claimed_by=null(), claim_expires_at=null())
+)
+_release_own = (
+    update(deliveries)
+    .where(deliveries.c.state == "sending", deliveries.c.claimed_by == bindparam("holder"))
+    .values(state="pending", claimed_by=null(), claim_expires_at=null())
+)
+_release_expired = (
+    update(deliveries)
+    .where(
+        deliveries.c.state == "sending",
+        or_(deliveries.c.claim_expires_at.is_(None), deliveries.c.claim_expires_at < bindparam("now")),
+    )
+    .values(state="pending", claimed_by=null(), claim_expires_at=null())
+)
 _all = select(deliveries).order_by(deliveries.c.id).limit(bindparam("limit"))
 _record = (
     update(deliveries)
@@ -49,8 +88,19 @@ _record = (
         last_status=bindparam("last_status"),
         last_latency_ms=bindparam("last_latency_ms"),
         delivered_at=bindparam("delivered_at"),
+        claimed_by=null(),
+        claim_expires_at=null(),
     )
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    holder: str  # the claiming process
+    now_ms: int  # roost clock: deliveries due by then
+    until: int  # wall-clock epoch ms: the claim's expiry
+    limit: int
+    pick: Callable[[list[Row]], list[Row]]  # of the claimed rows, the ones to send now
 
 
 class DeliveryStore:
@@ -65,44 +115,72 @@ class DeliveryStore:
         """Valid webhooks with an account-activity subscription for `user_id`."""
         return await self._db.fetch_all(_targets, {"user_id": user_id})
 
-    async def enqueue(self, rows: Sequence[dict[str, Any]], cursor: int) -> None:
-        """Record new deliveries and move the cursor past their events, atomically."""
+    async def enqueue(self, rows: Sequence[dict[str, Any]], since: int, cursor: int) -> bool:
+        """Record new deliveries and move the cursor from `since` past their events, atomically.
+        False (nothing written) when another process moved the cursor from `since` meanwhile."""
         async with self._db.transaction() as tx:
-            await _set_cursor(tx, cursor)
+            # The cursor first: on PostgreSQL a concurrent mover waits here for the other's commit
+            # and then finds the cursor moved, before any of its rows can collide.
+            if not await _set_cursor(tx, since, cursor):
+                return False
             if rows:
                 await tx.execute_many(_insert_delivery, rows)
-
-    async def due(self, now_ms: int, limit: int = 50) -> list[Row]:
-        return await self._db.fetch_all(_due, {"now": now_ms, "limit": limit})
+        return True
 
     async def listing(self, webhook_id: int | None, limit: int = 500) -> list[Row]:
         if webhook_id is None:
             return await self._db.fetch_all(_all, {"limit": limit})
         return await self._db.fetch_all(_of_webhook, {"webhook_id": webhook_id, "limit": limit})
 
-    async def settle(self, outcomes: Sequence[dict[str, Any]], claims: Sequence[int]) -> None:
-        """One transaction per dispatcher round: store the outcomes of finished attempts (each with
-        `id`) and mark the deliveries about to be sent as `sending`, so no round picks them again."""
-        if not outcomes and not claims:
-            return
+    async def settle(
+        self,
+        outcomes: Sequence[dict[str, Any]],
+        claim: Claim | None,
+    ) -> list[Row]:
+        """One transaction per sending round: store the outcomes of finished attempts (each with `id`)
+        and claim due deliveries for `claim.holder` (state `sending`, until `claim.until`); of those,
+        the ones `claim.pick` does not keep go back to pending. Returns the kept ones."""
+        if claim is not None and await self._db.fetch_value(_any_due, {"now": claim.now_ms}) is None:
+            claim = None  # a read first: a write transaction every round would wake every worker
+        if not outcomes and claim is None:
+            return []
         async with self._db.transaction() as tx:
             if outcomes:
                 await tx.execute_many(_record, outcomes)
-            if claims:
-                await tx.execute_many(_claim, [{"id": delivery_id} for delivery_id in claims])
+            if claim is None:
+                return []
+            claimed = await tx.fetch_all(
+                _claim_due,
+                {"now": claim.now_ms, "limit": claim.limit, "holder": claim.holder, "until": claim.until},
+            )
+            claimed.sort(key=lambda row: (row["next_attempt_at"], row["id"]))
+            kept = claim.pick(claimed)
+            kept_ids = {int(row["id"]) for row in kept}
+            back = [{"id": row["id"], "holder": claim.holder} for row in claimed if row["id"] not in kept_ids]
+            if back:
+                await tx.execute_many(_give_back, back)
+            return kept
 
-    async def release_claims(self) -> None:
-        """At start: attempts interrupted by a stop or a crash are due again (sent twice, never lost)."""
+    async def release_own(self, holder: str) -> None:
+        """At a graceful stop: this process's interrupted attempts are due again at once."""
         async with self._db.transaction() as tx:
-            await tx.execute(_release)
+            await tx.execute(_release_own, {"holder": holder})
+
+    async def release_expired(self, wall_now_ms: int) -> int:
+        """Claims past their expiry (their process died) are due again (sent twice, never lost)."""
+        async with self._db.transaction() as tx:
+            return await tx.execute(_release_expired, {"now": wall_now_ms})
 
     async def record(self, delivery_id: int, **outcome: Any) -> None:
         async with self._db.transaction() as tx:
             await tx.execute(_record, {"id": delivery_id, **outcome})
 
 
-async def _set_cursor(tx: Executor, position: int) -> None:
-    if await tx.fetch_value(_cursor) is None:
+async def _set_cursor(tx: Executor, since: int, position: int) -> bool:
+    current = await tx.fetch_value(_cursor)
+    if current is None:
+        if since != 0:
+            return False
         await tx.execute(_insert_cursor, {"value": str(position)})
-    else:
-        await tx.execute(_update_cursor, {"value": str(position)})
+        return True
+    return await tx.execute(_move_cursor, {"old": str(since), "value": str(position)}) == 1

@@ -53,7 +53,7 @@ _job_states = (
     )
     .group_by(deliveries.c.state)
 )
-_delivery_columns = [column for column in deliveries.columns if column.name != "id"]
+_delivery_columns = [c for c in deliveries.columns if c.name not in ("id", "claimed_by", "claim_expires_at")]
 _insert_delivery = insert(deliveries).values({c.name: bindparam(c.name) for c in _delivery_columns})
 
 

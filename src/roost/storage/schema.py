@@ -352,13 +352,17 @@ deliveries = Table(
     # Why this webhook gets this event: "aaa:<user id>", "xaa:<subscription id>", "replay:<job id>:…"
     Column("route", Text, nullable=False, server_default=""),
     Column("body", Text, nullable=False),  # the JSON envelope, exactly as signed and sent
-    Column("state", Text, nullable=False),  # pending | delivered | failed
+    Column("state", Text, nullable=False),  # pending | sending | delivered | failed
     Column("attempts", Integer, nullable=False),
     Column("next_attempt_at", BigInteger),
     Column("last_status", Integer),
     Column("last_latency_ms", Integer),
     Column("delivered_at", BigInteger),
     Column("created_at", BigInteger, nullable=False),
+    # While `sending`: the process sending it and until when (wall-clock epoch ms) the claim holds;
+    # a claim left by a killed process expires and the delivery is due again (issue 16).
+    Column("claimed_by", Text),
+    Column("claim_expires_at", BigInteger),
     Index("ux_deliveries_route", "webhook_id", "event_position", "route", unique=True),
     Index("ix_deliveries_due", "state", "next_attempt_at"),
 )
@@ -499,3 +503,7 @@ from roost.storage import schema_media  # noqa: E402, F401
 # Nonces and rate-limit windows shared by the processes of one database (issue 16).
 # isort: split
 from roost.storage import schema_shared  # noqa: E402, F401
+
+# Leases of the singleton jobs several processes share (issue 16: shared work).
+# isort: split
+from roost.storage import schema_work  # noqa: E402, F401
