@@ -1,6 +1,6 @@
 """Shared work of several processes on one database (issue 16): singleton-job leases and delivery claims
 
-Revision ID: 0018_shared_work
+Revision ID: 0018
 Revises: 0017
 Create Date: 2026-11-26 14:00:11.969371
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0018_shared_work"
+revision = "0018"
 down_revision = "0017"
 branch_labels = None
 depends_on = None
