@@ -16,34 +16,15 @@ from roost.core import errors
 from roost.core.clock import Clock
 from roost.core.errors import not_authorized_for_resource_item, resource_not_found_item
 from roost.core.ids import SnowflakeGenerator
+from roost.domain.community_objects import ANALYTICS_METRICS
 from roost.domain.pages import Page
 from roost.storage import analytics as analytics_rows
 from roost.storage.analytics import AnalyticsStore
 from roost.storage.db import Database
 from roost.storage.posts import PostStore
 
-METRICS = (
-    "app_install_attempts",
-    "app_opens",
-    "bookmarks",
-    "detail_expands",
-    "email_tweet",
-    "engagements",
-    "follows",
-    "hashtag_clicks",
-    "impressions",
-    "likes",
-    "media_views",
-    "permalink_clicks",
-    "quote_tweets",
-    "replies",
-    "retweets",
-    "shares",
-    "unfollows",
-    "unlikes",
-    "url_clicks",
-    "user_profile_clicks",
-)
+# The post analytics object's metrics, declared once with its kind.
+METRICS = ANALYTICS_METRICS
 # Counted from what users did: the control plane cannot add them.
 RECORDED = frozenset({"bookmarks", "likes", "quote_tweets", "replies", "retweets", "unlikes"})
 ADDABLE = tuple(name for name in METRICS if name not in RECORDED)
