@@ -3,68 +3,16 @@ acknowledged post reaches the webhook (duplicates allowed, loss not)."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 from tests.api.test_persistence import _serve, _wait_ready
+from tests.support.counting_receiver import CountingReceiver
 from tests.support.server import free_port, fresh_database_url
-
-from roost.events.crc import signature
-
-
-class SlowReceiver:
-    """Answers CRC checks; records the post id of every signed delivery, a little slowly so that
-    deliveries are in flight when the server is killed."""
-
-    def __init__(self) -> None:
-        self.secret = ""
-        self.delivered: set[str] = set()
-        self.bad_signatures = 0
-        self.lock = threading.Lock()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                token = parse_qs(urlsplit(self.path).query).get("crc_token", [""])[0]
-                self._reply(json.dumps({"response_token": signature(receiver.secret, token)}).encode())
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                time.sleep(0.01)
-                good = self.headers.get("x-twitter-webhooks-signature") == signature(receiver.secret, raw)
-                body: dict[str, Any] = json.loads(raw)
-                with receiver.lock:
-                    receiver.bad_signatures += int(not good)
-                    for status in body.get("tweet_create_events", []):
-                        receiver.delivered.add(str(status["id_str"]))
-                self._reply(b"{}")
-
-            def _reply(self, raw: bytes) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/hook"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def count_of(self, ids: list[str]) -> int:
-        with self.lock:
-            return sum(1 for post_id in ids if post_id in self.delivered)
 
 
 def _burst(
@@ -91,7 +39,7 @@ def _burst(
 
 
 def test_every_event_is_delivered_after_a_kill_during_a_delivery_burst(tmp_path: Path) -> None:
-    receiver = SlowReceiver()
+    receiver = CountingReceiver(delay=0.01)  # a little slow: deliveries are in flight at the kill
     db_url = fresh_database_url("killdeliver")
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
@@ -136,9 +84,7 @@ def test_every_event_is_delivered_after_a_kill_during_a_delivery_burst(tmp_path:
         deadline = time.monotonic() + 90
         while receiver.count_of(expected) < len(expected) and time.monotonic() < deadline:
             time.sleep(0.05)
-        with receiver.lock:
-            missing = [post_id for post_id in expected if post_id not in receiver.delivered]
-        assert missing == []
+        assert receiver.missing(expected) == []
         assert receiver.bad_signatures == 0
     finally:
         restarted.send_signal(signal.SIGTERM)

@@ -5,79 +5,25 @@ CRC schedule and replay jobs, and another takes over when it dies."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import Counter
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
 from tests.api.test_persistence import _wait_ready
+from tests.support.counting_receiver import CountingReceiver
 from tests.support.server import PG_ENV, free_port, fresh_database_url
-
-from roost.events.crc import signature
-from roost.events.dispatch import EVENT_ID_HEADER
 
 LEASE_S = 2  # short, so a takeover is quick; the issue asks for one within 30 seconds
 TAKEOVER_S = 30
-
-
-class CountingReceiver:
-    """Answers CRC checks and counts every signed delivery by its event id (and notes post ids)."""
-
-    def __init__(self) -> None:
-        self.secret = ""
-        self.events: Counter[str] = Counter()
-        self.posts: Counter[str] = Counter()
-        self.bad_signatures = 0
-        self.lock = threading.Lock()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                token = parse_qs(urlsplit(self.path).query).get("crc_token", [""])[0]
-                self._reply(json.dumps({"response_token": signature(receiver.secret, token)}).encode())
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                good = self.headers.get("x-twitter-webhooks-signature") == signature(receiver.secret, raw)
-                body: dict[str, Any] = json.loads(raw)
-                with receiver.lock:
-                    receiver.bad_signatures += int(not good)
-                    receiver.events[str(self.headers.get(EVENT_ID_HEADER))] += 1
-                    for status in body.get("tweet_create_events", []):
-                        receiver.posts[str(status["id_str"])] += 1
-                self._reply(b"{}")
-
-            def _reply(self, raw: bytes) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/hook"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def has_posts(self, ids: list[str]) -> bool:
-        with self.lock:
-            return all(post_id in self.posts for post_id in ids)
 
 
 class Process:
