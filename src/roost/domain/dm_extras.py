@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import AsyncIterator
 
 from roost.core import errors, jsonio
 from roost.core.clock import Clock
@@ -103,8 +102,7 @@ class DmExtras:
         uploaded = await self._uploads.attached_file(int(media["id"]))
         if uploaded is not None:
             return uploaded
-        placeholder = placeholder_png(int(media["id"]))
-        return MediaFile(PLACEHOLDER_TYPE, len(placeholder), _once(placeholder))
+        return MediaFile.whole(PLACEHOLDER_TYPE, placeholder_png(int(media["id"])))
 
 
 def placeholder_png(seed: int) -> bytes:
@@ -119,7 +117,3 @@ def placeholder_png(seed: int) -> bytes:
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-async def _once(data: bytes) -> AsyncIterator[bytes]:
-    yield data

@@ -57,6 +57,11 @@ class MediaFile:
     size: int
     chunks: AsyncIterator[bytes]
 
+    @classmethod
+    def whole(cls, content_type: str, data: bytes) -> MediaFile:
+        """A file already in memory, as one chunk."""
+        return cls(content_type, len(data), _once(data))
+
 
 def _owners(value: Any) -> tuple[int, ...]:
     """additional_owners: a list of id strings (v2 JSON) or one comma-separated string (forms)."""
@@ -318,9 +323,7 @@ class MediaUploads:
         if row is None or row["state"] != "finalized" or self._expired(row, self._clock.now_ms()):
             return None
         if preview:
-            return (
-                MediaFile("image/png", len(PREVIEW_PNG), _once(PREVIEW_PNG)) if extension == "png" else None
-            )
+            return MediaFile.whole("image/png", PREVIEW_PNG) if extension == "png" else None
         if extension != rules.EXTENSIONS.get(row["media_type"]):
             return None
         return MediaFile(row["media_type"], row["total_bytes"], self._chunks(row["id"]))
