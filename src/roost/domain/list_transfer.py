@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from roost.core import errors
-from roost.core.clock import Clock, iso_ms, parse_rfc3339
+from roost.core.clock import Clock, iso_ms
 from roost.core.fields import RenderContext
 from roost.core.ids import snowflake_ms
 from roost.domain.list_objects import LIST_FIELDS, render_list
+from roost.domain.transfer_values import import_id, import_time, section_items
 from roost.storage import lists as list_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
@@ -24,40 +25,18 @@ SECTIONS = ("lists", "list_members", "list_followers", "pinned_lists")
 _EDGE_KINDS = {"list_members": "member", "list_followers": "follower"}
 
 
-def _id(value: Any, what: str) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise errors.invalid_body(f"{what}: [{value}] is not a valid id") from None
-    if not 0 < number < 1 << 63:
-        raise errors.invalid_body(f"{what}: [{value}] is not a valid id")
-    return number
-
-
-def _time(value: Any, fallback_ms: int) -> int:
-    parsed = parse_rfc3339(value) if isinstance(value, str) else None
-    return parsed if parsed is not None else fallback_ms
-
-
-def _items(payload: dict[str, Any], section: str) -> list[dict[str, Any]]:
-    items = payload.get(section) or []
-    if not isinstance(items, list):
-        raise errors.invalid_body(f"$.{section}: array expected")
-    return [item for item in items if isinstance(item, dict)]
-
-
 def _list_row(obj: dict[str, Any], edges: dict[str, dict[int, int]]) -> dict[str, Any]:
-    list_id = _id(obj.get("id"), "lists[].id")
+    list_id = import_id(obj.get("id"), "lists[].id")
     name = obj.get("name")
     if not isinstance(name, str) or not name:
         raise errors.invalid_body(f"lists[].name: the list [{list_id}] has no name")
     return {
         "id": list_id,
-        "owner_id": _id(obj.get("owner_id"), "lists[].owner_id"),
+        "owner_id": import_id(obj.get("owner_id"), "lists[].owner_id"),
         "name": name,
         "description": str(obj.get("description") or ""),
         "private": int(bool(obj.get("private"))),
-        "created_at": _time(obj.get("created_at"), snowflake_ms(list_id)),
+        "created_at": import_time(obj.get("created_at"), snowflake_ms(list_id)),
         "member_count": int(obj.get("member_count", edges["list_members"].get(list_id, 0))),
         "follower_count": int(obj.get("follower_count", edges["list_followers"].get(list_id, 0))),
     }
@@ -65,22 +44,23 @@ def _list_row(obj: dict[str, Any], edges: dict[str, dict[int, int]]) -> dict[str
 
 def _edge(obj: dict[str, Any], section: str, now_ms: int) -> tuple[int, int, int]:
     return (
-        _id(obj.get("list_id"), f"{section}[].list_id"),
-        _id(obj.get("user_id"), f"{section}[].user_id"),
-        _time(obj.get("created_at"), now_ms),
+        import_id(obj.get("list_id"), f"{section}[].list_id"),
+        import_id(obj.get("user_id"), f"{section}[].user_id"),
+        import_time(obj.get("created_at"), now_ms),
     )
 
 
 async def import_lists(tx: Executor, payload: dict[str, Any], now_ms: int) -> dict[str, int]:
     """Insert the list sections of an import payload; counts per section present in it."""
     edges = {
-        section: [_edge(obj, section, now_ms) for obj in _items(payload, section)] for section in SECTIONS[1:]
+        section: [_edge(obj, section, now_ms) for obj in section_items(payload, section)]
+        for section in SECTIONS[1:]
     }
     per_list: dict[str, dict[int, int]] = {section: {} for section in _EDGE_KINDS}
     for section in _EDGE_KINDS:
         for list_id, _, _ in edges[section]:
             per_list[section][list_id] = per_list[section].get(list_id, 0) + 1
-    rows = [_list_row(obj, per_list) for obj in _items(payload, "lists")]
+    rows = [_list_row(obj, per_list) for obj in section_items(payload, "lists")]
     counts = {section: 0 for section in SECTIONS if section in payload}
     for row in rows:
         if await list_rows.get_list_tx(tx, row["id"]) is None:

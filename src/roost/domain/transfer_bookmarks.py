@@ -8,30 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from roost.core import errors
-from roost.core.clock import iso_ms, parse_rfc3339
+from roost.core.clock import iso_ms
+from roost.domain.transfer_values import import_id, import_time, section_items
 from roost.storage import bookmarks as bookmark_rows
 from roost.storage.db import Database, Executor
 
 SECTIONS = ("bookmark_folders", "bookmarks")
-
-
-def _id(value: Any, what: str) -> int:
-    text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
-    if not (text.isascii() and text.isdigit() and 0 < int(text) < 1 << 63):
-        raise errors.invalid_body(f"{what}: [{value}] is not a valid id")
-    return int(text)
-
-
-def _time(value: Any, fallback: int) -> int:
-    parsed = parse_rfc3339(value) if isinstance(value, str) else None
-    return parsed if parsed is not None else fallback
-
-
-def _items(payload: dict[str, Any], section: str) -> list[dict[str, Any]]:
-    items = payload.get(section) or []
-    if not isinstance(items, list):
-        raise errors.invalid_body(f"$.{section}: array expected")
-    return [item for item in items if isinstance(item, dict)]
 
 
 async def export_bookmarks(db: Database) -> dict[str, list[dict[str, Any]]]:
@@ -64,31 +46,33 @@ async def import_bookmarks(tx: Executor, payload: dict[str, Any], now_ms: int) -
     counts: dict[str, int] = {}
     if "bookmark_folders" in payload:
         counts["bookmark_folders"] = 0
-        for item in _items(payload, "bookmark_folders"):
-            folder_id = _id(item.get("id"), "bookmark_folders[].id")
-            user_id = _id(item.get("user_id"), "bookmark_folders[].user_id")
+        for item in section_items(payload, "bookmark_folders"):
+            folder_id = import_id(item.get("id"), "bookmark_folders[].id")
+            user_id = import_id(item.get("user_id"), "bookmark_folders[].user_id")
             name = item.get("name")
             if not isinstance(name, str) or not name:
                 raise errors.invalid_body("bookmark_folders[].name: a non-empty string is expected")
             if await bookmark_rows.get_folder_tx(tx, user_id, folder_id) is None:
                 row = {"id": folder_id, "user_id": user_id, "name": name}
                 await bookmark_rows.insert_folder(
-                    tx, {**row, "created_at": _time(item.get("created_at"), now_ms)}
+                    tx, {**row, "created_at": import_time(item.get("created_at"), now_ms)}
                 )
                 counts["bookmark_folders"] += 1
     if "bookmarks" in payload:
         counts["bookmarks"] = 0
-        for item in _items(payload, "bookmarks"):
-            user_id = _id(item.get("user_id"), "bookmarks[].user_id")
-            post_id = _id(item.get("tweet_id") or item.get("post_id"), "bookmarks[].tweet_id")
+        for item in section_items(payload, "bookmarks"):
+            user_id = import_id(item.get("user_id"), "bookmarks[].user_id")
+            post_id = import_id(item.get("tweet_id") or item.get("post_id"), "bookmarks[].tweet_id")
             folder = item.get("folder_id")
-            filed_in: int | None = None if folder in (None, "") else _id(folder, "bookmarks[].folder_id")
+            filed_in: int | None = (
+                None if folder in (None, "") else import_id(folder, "bookmarks[].folder_id")
+            )
             if filed_in is not None and await bookmark_rows.get_folder_tx(tx, user_id, filed_in) is None:
                 filed_in = None  # a folder the user does not have: the bookmark stays top-level
             if await bookmark_rows.get_bookmark_tx(tx, user_id, post_id) is None:
                 row = {"user_id": user_id, "post_id": post_id, "folder_id": filed_in}
                 await bookmark_rows.insert_bookmark(
-                    tx, {**row, "created_at": _time(item.get("created_at"), now_ms)}
+                    tx, {**row, "created_at": import_time(item.get("created_at"), now_ms)}
                 )
                 counts["bookmarks"] += 1
     return counts

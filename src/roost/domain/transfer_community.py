@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.clock import iso_ms, parse_rfc3339
+from roost.core.clock import iso_ms
 from roost.core.fields import RenderContext
 from roost.domain.community_objects import COMMUNITY_FIELDS, NEWS_FIELDS, render_community, render_news
 from roost.domain.news import DISCLAIMER, EMPTY_CONTEXTS, story_view
+from roost.domain.transfer_values import import_id, import_time, section_items
 from roost.storage import communities as community_rows
 from roost.storage import news as news_rows
 from roost.storage import notes as note_rows
@@ -24,25 +25,6 @@ from roost.storage.db import Database, Executor
 
 _CONTEXT = RenderContext()
 _NEWS_EXPORT = tuple(name for name in NEWS_FIELDS if name != "last_updated_at_ms")
-
-
-def _id(value: Any, what: str) -> int:
-    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    if not (text.isascii() and text.isdigit() and 0 < int(text) < 1 << 63):
-        raise errors.invalid_body(f"{what}: [{value}] is not a valid id")
-    return int(text)
-
-
-def _time(value: Any, fallback: int) -> int:
-    parsed = parse_rfc3339(value) if isinstance(value, str) else None
-    return parsed if parsed is not None else fallback
-
-
-def _items(payload: dict[str, Any], section: str) -> list[dict[str, Any]]:
-    items = payload.get(section) or []
-    if not isinstance(items, list):
-        raise errors.invalid_body(f"$.{section}: array expected")
-    return [item for item in items if isinstance(item, dict)]
 
 
 def _text(item: dict[str, Any], name: str, what: str, default: str | None = None) -> str:
@@ -101,18 +83,18 @@ async def import_community(tx: Executor, payload: dict[str, Any], now_ms: int) -
     counts: dict[str, int] = {}
     if "note_writers" in payload:
         counts["note_writers"] = 0
-        for item in _items(payload, "note_writers"):
-            user_id = _id(item.get("user_id"), "note_writers[].user_id")
-            if await note_rows.enrol_writer(tx, user_id, _time(item.get("created_at"), now_ms)):
+        for item in section_items(payload, "note_writers"):
+            user_id = import_id(item.get("user_id"), "note_writers[].user_id")
+            if await note_rows.enrol_writer(tx, user_id, import_time(item.get("created_at"), now_ms)):
                 counts["note_writers"] += 1
     if "notes" in payload:
-        counts["notes"] = await _import_notes(tx, _items(payload, "notes"), now_ms)
+        counts["notes"] = await _import_notes(tx, section_items(payload, "notes"), now_ms)
     if "news" in payload:
-        counts["news"] = await _import_news(tx, _items(payload, "news"), now_ms)
+        counts["news"] = await _import_news(tx, section_items(payload, "news"), now_ms)
     if "communities" in payload:
         counts["communities"] = 0
-        for item in _items(payload, "communities"):
-            community_id = _id(item.get("id"), "communities[].id")
+        for item in section_items(payload, "communities"):
+            community_id = import_id(item.get("id"), "communities[].id")
             if await community_rows.community_tx(tx, community_id) is not None:
                 continue
             row = {
@@ -121,23 +103,23 @@ async def import_community(tx: Executor, payload: dict[str, Any], now_ms: int) -
                 "description": _text(item, "description", "communities[]", ""),
                 "access": _text(item, "access", "communities[]", "Public"),
                 "join_policy": _text(item, "join_policy", "communities[]", "Open"),
-                "creator_id": _id(item.get("creator_id"), "communities[].creator_id"),
-                "created_at": _time(item.get("created_at"), now_ms),
+                "creator_id": import_id(item.get("creator_id"), "communities[].creator_id"),
+                "created_at": import_time(item.get("created_at"), now_ms),
                 "member_count": int(item.get("member_count") or 0),
             }
             await community_rows.insert_community(tx, row)
             counts["communities"] += 1
     if "community_members" in payload:
         counts["community_members"] = 0
-        for item in _items(payload, "community_members"):
-            community_id = _id(item.get("community_id"), "community_members[].community_id")
-            user_id = _id(item.get("user_id"), "community_members[].user_id")
+        for item in section_items(payload, "community_members"):
+            community_id = import_id(item.get("community_id"), "community_members[].community_id")
+            user_id = import_id(item.get("user_id"), "community_members[].user_id")
             if await community_rows.member_tx(tx, community_id, user_id) is None:
                 row = {
                     "community_id": community_id,
                     "user_id": user_id,
                     "role": _text(item, "role", "community_members[]", "Member"),
-                    "created_at": _time(item.get("created_at"), now_ms),
+                    "created_at": import_time(item.get("created_at"), now_ms),
                 }
                 await community_rows.insert_member(tx, row)
                 counts["community_members"] += 1
@@ -147,11 +129,11 @@ async def import_community(tx: Executor, payload: dict[str, Any], now_ms: int) -
 async def _import_notes(tx: Executor, items: list[dict[str, Any]], now_ms: int) -> int:
     count = 0
     for item in items:
-        note_id = _id(item.get("id"), "notes[].id")
-        author_id = _id(item.get("author_id"), "notes[].author_id")
+        note_id = import_id(item.get("id"), "notes[].id")
+        author_id = import_id(item.get("author_id"), "notes[].author_id")
         raw_info = item.get("info")
         info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else {}
-        post_id = _id(item.get("post_id") or info.get("post_id"), "notes[].post_id")
+        post_id = import_id(item.get("post_id") or info.get("post_id"), "notes[].post_id")
         if await note_rows.note_tx(tx, note_id) or await note_rows.note_of_tx(tx, author_id, post_id):
             continue
         tags = info.get("misleading_tags") or []
@@ -168,7 +150,7 @@ async def _import_notes(tx: Executor, items: list[dict[str, Any]], now_ms: int) 
                 "is_media_note": 0,
                 "test_mode": int(item.get("test_mode", True) is not False),
                 "status": _text(item, "status", "notes[]", "needs_more_ratings"),
-                "created_at": _time(item.get("created_at"), now_ms),
+                "created_at": import_time(item.get("created_at"), now_ms),
             },
         )
         count += 1
@@ -178,12 +160,12 @@ async def _import_notes(tx: Executor, items: list[dict[str, Any]], now_ms: int) 
 async def _import_news(tx: Executor, items: list[dict[str, Any]], now_ms: int) -> int:
     count = 0
     for item in items:
-        story_id = _id(item.get("id"), "news[].id")
+        story_id = import_id(item.get("id"), "news[].id")
         if await news_rows.story_tx(tx, story_id) is not None:
             continue
-        updated = _time(item.get("updated_at") or item.get("last_updated_at_ms"), now_ms)
+        updated = import_time(item.get("updated_at") or item.get("last_updated_at_ms"), now_ms)
         cluster = [
-            str(_id(entry.get("post_id"), "news[].cluster_posts_results[].post_id"))
+            str(import_id(entry.get("post_id"), "news[].cluster_posts_results[].post_id"))
             for entry in item.get("cluster_posts_results") or []
             if isinstance(entry, dict)
         ]

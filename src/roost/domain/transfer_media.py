@@ -9,8 +9,9 @@ import binascii
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.clock import iso_ms, parse_rfc3339
+from roost.core.clock import iso_ms
 from roost.domain.media_files import MEDIA_TYPES
+from roost.domain.transfer_values import import_id, import_time
 from roost.storage import media_uploads as upload_rows
 from roost.storage.db import Database, Executor
 from roost.storage.media_uploads import MediaUploadStore
@@ -55,18 +56,6 @@ async def export_media_uploads(db: Database) -> dict[str, list[dict[str, Any]]]:
     return {SECTION: items}
 
 
-def _id(value: Any, what: str) -> int:
-    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    if not (text.isascii() and text.isdigit() and 0 < int(text) < 1 << 63):
-        raise errors.invalid_body(f"{what}: [{value}] is not a valid id")
-    return int(text)
-
-
-def _time(value: Any, fallback: int) -> int:
-    parsed = parse_rfc3339(value) if isinstance(value, str) else None
-    return parsed if parsed is not None else fallback
-
-
 async def import_media_uploads(tx: Executor, payload: dict[str, Any], now_ms: int) -> dict[str, int]:
     """Import the section when the payload carries it; uploads already present are skipped."""
     if SECTION not in payload:
@@ -76,7 +65,7 @@ async def import_media_uploads(tx: Executor, payload: dict[str, Any], now_ms: in
         raise errors.invalid_body(f"$.{SECTION}: array expected")
     count = 0
     for item in (i for i in items if isinstance(i, dict)):
-        media_id = _id(item.get("id"), "media_uploads[].id")
+        media_id = import_id(item.get("id"), "media_uploads[].id")
         if await upload_rows.upload_tx(tx, media_id) is not None:
             continue
         media_type = item.get("media_type")
@@ -86,13 +75,13 @@ async def import_media_uploads(tx: Executor, payload: dict[str, Any], now_ms: in
             data = base64.b64decode(str(item.get("data") or ""), validate=True)
         except (binascii.Error, ValueError):
             raise errors.invalid_body("media_uploads[].data: base64 is expected") from None
-        created = _time(item.get("created_at"), now_ms)
+        created = import_time(item.get("created_at"), now_ms)
         owners = item.get("additional_owners")
         failure = item.get("failure")
         row = {
             "id": media_id,
             "media_key": str(item.get("media_key") or f"3_{media_id}"),
-            "owner_id": _id(item.get("owner_id"), "media_uploads[].owner_id"),
+            "owner_id": import_id(item.get("owner_id"), "media_uploads[].owner_id"),
             "additional_owners": jsonio.dumps([str(o) for o in owners]).decode()
             if isinstance(owners, list)
             else None,
@@ -103,12 +92,12 @@ async def import_media_uploads(tx: Executor, payload: dict[str, Any], now_ms: in
             "total_bytes": len(data),
             "state": "finalized",
             "created_at": created,
-            "expires_at": _time(item.get("expires_at"), created + 86_400_000),
-            "finalized_at": _time(item.get("finalized_at"), created),
+            "expires_at": import_time(item.get("expires_at"), created + 86_400_000),
+            "finalized_at": import_time(item.get("finalized_at"), created),
             "failure": jsonio.dumps(failure).decode() if isinstance(failure, dict) else None,
             "width": item.get("width") if isinstance(item.get("width"), int) else None,
             "height": item.get("height") if isinstance(item.get("height"), int) else None,
-            "used_at": _time(item["used_at"], now_ms) if item.get("used_at") else None,
+            "used_at": import_time(item["used_at"], now_ms) if item.get("used_at") else None,
             "alt_text": item.get("alt_text") if isinstance(item.get("alt_text"), str) else None,
             "subtitles": None,
         }

@@ -13,6 +13,7 @@ from roost.core import errors, jsonio
 from roost.core.clock import iso_ms, parse_rfc3339
 from roost.core.fields import RenderContext
 from roost.domain.space_objects import SPACE_FIELDS, TOPICS_BY_ID, render_space
+from roost.domain.transfer_values import import_id, section_items
 from roost.storage import compliance as standing_rows
 from roost.storage import social as social_rows
 from roost.storage import spaces as space_rows
@@ -24,22 +25,8 @@ _STATES = ("scheduled", "live", "ended")
 _STANDING = ("suspended_at", "deactivated_at", "geo_scrubbed_at")
 
 
-def _id(value: Any, what: str) -> int:
-    text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
-    if not (text.isascii() and text.isdigit() and 0 < int(text) < 1 << 63):
-        raise errors.invalid_body(f"{what}: [{value}] is not a valid id")
-    return int(text)
-
-
 def _time(value: Any) -> int | None:
     return parse_rfc3339(value) if isinstance(value, str) else None
-
-
-def _items(payload: dict[str, Any], section: str) -> list[dict[str, Any]]:
-    items = payload.get(section) or []
-    if not isinstance(items, list):
-        raise errors.invalid_body(f"$.{section}: array expected")
-    return [item for item in items if isinstance(item, dict)]
 
 
 def _ids(value: Any, what: str) -> str | None:
@@ -47,7 +34,7 @@ def _ids(value: Any, what: str) -> str | None:
         return None
     if not isinstance(value, list):
         raise errors.invalid_body(f"{what}: array expected")
-    return jsonio.dumps([str(_id(item, what)) for item in value]).decode()
+    return jsonio.dumps([str(import_id(item, what)) for item in value]).decode()
 
 
 def _count(value: Any) -> int:
@@ -64,7 +51,7 @@ def _space_row(item: dict[str, Any], now_ms: int) -> dict[str, Any]:
     topics = item.get("topic_ids") or []
     if not isinstance(topics, list) or any(str(topic) not in TOPICS_BY_ID for topic in topics):
         raise errors.invalid_body("spaces[].topic_ids: topics of roost's catalogue are expected")
-    creator = _id(item.get("creator_id"), "spaces[].creator_id")
+    creator = import_id(item.get("creator_id"), "spaces[].creator_id")
     created = _time(item.get("created_at")) or now_ms
     hosts = item.get("host_ids") or [str(creator)]
     return {
@@ -119,16 +106,16 @@ async def import_spaces(tx: Executor, payload: dict[str, Any], now_ms: int) -> d
     counts: dict[str, int] = {}
     if "spaces" in payload:
         counts["spaces"] = 0
-        for item in _items(payload, "spaces"):
+        for item in section_items(payload, "spaces"):
             row = _space_row(item, now_ms)
             if await space_rows.get_space_tx(tx, row["id"]) is None:
                 await social_rows.insert_space(tx, row)
                 counts["spaces"] += 1
     if "space_tickets" in payload:
         counts["space_tickets"] = 0
-        for item in _items(payload, "space_tickets"):
+        for item in section_items(payload, "space_tickets"):
             space_id = str(item.get("space_id", ""))
-            user_id = _id(item.get("user_id"), "space_tickets[].user_id")
+            user_id = import_id(item.get("user_id"), "space_tickets[].user_id")
             if await space_rows.get_space_tx(tx, space_id) is None:
                 raise errors.invalid_body(f"space_tickets[].space_id: no Space [{space_id}]")
             if await space_rows.get_ticket_tx(tx, space_id, user_id) is None:
@@ -137,8 +124,8 @@ async def import_spaces(tx: Executor, payload: dict[str, Any], now_ms: int) -> d
                 counts["space_tickets"] += 1
     if "account_standing" in payload:
         counts["account_standing"] = 0
-        for item in _items(payload, "account_standing"):
-            user_id = _id(item.get("user_id"), "account_standing[].user_id")
+        for item in section_items(payload, "account_standing"):
+            user_id = import_id(item.get("user_id"), "account_standing[].user_id")
             stored = await standing_rows.get_standing_tx(tx, user_id)
             row = {"user_id": user_id, **{name: _time(item.get(name)) for name in _STANDING}}
             if stored is None or any(stored[name] != row[name] for name in _STANDING):
