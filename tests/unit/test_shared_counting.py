@@ -3,8 +3,15 @@ counting rate limiter."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
+import pytest
+
+from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.ratelimit import CountingRateLimiter
+from roost.domain import shared_state
 
 
 def test_a_clock_restores_another_clocks_snapshot() -> None:
@@ -37,3 +44,43 @@ def test_a_limiter_switched_off_counts_nothing_to_share() -> None:
     limiter = CountingRateLimiter(enabled=False)
     limiter.hit(("op", 1), 1, 900, 0.0)
     assert limiter.take_counted() == []
+
+
+class _Rows:
+    """A database stand-in: the shared rows, a commit counter, and a read that waits to be let go."""
+
+    def __init__(self, clock: str) -> None:
+        self.rows = {"shared:clock": clock}
+        self.generation = 1
+        self.reading = asyncio.Event()
+        self.let_go = asyncio.Event()
+
+    def current_generation(self) -> int:
+        return self.generation
+
+    async def read(self, _db: object) -> dict[str, str]:
+        rows = dict(self.rows)  # what the database held when the read began
+        self.reading.set()
+        await self.let_go.wait()
+        return rows
+
+    async def write(self, _db: object, values: dict[str, str]) -> None:
+        self.rows.update(values)
+        self.generation += 1
+
+
+async def test_a_refresh_under_way_does_not_undo_a_clock_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock()
+    database = _Rows(clock.snapshot())
+    monkeypatch.setattr(shared_state, "shared_settings", database.read)
+    monkeypatch.setattr(shared_state, "put_shared", database.write)
+    shared = shared_state.SharedSettings(database, clock, Settings())  # type: ignore[arg-type]
+    refreshing = asyncio.ensure_future(shared.refresh())
+    await database.reading.wait()  # the refresh holds rows from before the move
+    moving = asyncio.ensure_future(shared.advance_clock(86_400))
+    await asyncio.sleep(0)
+    database.let_go.set()
+    await asyncio.gather(refreshing, moving)
+    assert clock.now_ms() - int(time.time() * 1000) >= 86_400_000 - 1_000
+    await shared.refresh()  # the next look reads the moved clock back: no change
+    assert clock.now_ms() - int(time.time() * 1000) >= 86_400_000 - 1_000

@@ -42,6 +42,9 @@ class SharedSettings:
         # Called when another process moved the clock (scheduled work due in the skipped time runs).
         self.on_clock_moved: Callable[[], None] | None = None
         self._task: asyncio.Task[None] | None = None
+        # A refresh reads the rows, awaits, then applies them: a change made here in between would be
+        # undone by the older rows (the clock jumping back). One at a time, changes and refreshes.
+        self._turn = asyncio.Lock()
 
     # ---- the refresh loop (a server worker: started with the server, stopped around a reset) -------
 
@@ -70,26 +73,30 @@ class SharedSettings:
     # ---- changes made through this process -------------------------------------------------------
 
     async def advance_clock(self, seconds: float) -> None:
-        self._clock.advance(seconds)
-        await self._store_clock()
+        async with self._turn:
+            self._clock.advance(seconds)
+            await self._store_clock()
 
     async def set_clock(self, epoch_ms: int) -> None:
-        self._clock.set(epoch_ms)
-        await self._store_clock()
+        async with self._turn:
+            self._clock.set(epoch_ms)
+            await self._store_clock()
 
     async def change_features(self, changes: dict[str, str | None]) -> dict[str, str]:
         """Apply `changes` (None removes a setting) here and for every process; the settings now."""
-        self._apply(changes)
-        await put_shared(
-            self._db, {FEATURE_PREFIX + key: json.dumps(value) for key, value in changes.items()}
-        )
-        return dict(self._extra)
+        async with self._turn:
+            self._apply(changes)
+            await put_shared(
+                self._db, {FEATURE_PREFIX + key: json.dumps(value) for key, value in changes.items()}
+            )
+            return dict(self._extra)
 
     async def persist(self) -> None:
         """Write this process's clock and changes again (after a reset wiped the rows)."""
-        rows = {FEATURE_PREFIX + key: json.dumps(value) for key, value in self._changes.items()}
-        self._seen_clock = rows[CLOCK_KEY] = self._clock.snapshot()
-        await put_shared(self._db, rows)
+        async with self._turn:
+            rows = {FEATURE_PREFIX + key: json.dumps(value) for key, value in self._changes.items()}
+            self._seen_clock = rows[CLOCK_KEY] = self._clock.snapshot()
+            await put_shared(self._db, rows)
 
     async def _store_clock(self) -> None:
         self._seen_clock = self._clock.snapshot()
@@ -99,6 +106,12 @@ class SharedSettings:
 
     async def refresh(self) -> None:
         """Take the other processes' changes, if anything was committed since the last look."""
+        if self._db.current_generation() == self._seen_generation:
+            return
+        async with self._turn:
+            await self._take_committed()
+
+    async def _take_committed(self) -> None:
         generation = self._db.current_generation()
         if generation == self._seen_generation:
             return
