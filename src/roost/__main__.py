@@ -1,3 +1,5 @@
 from roost.cli import main
 
-main()
+# Guarded: `--workers` spawns processes that import this module under another name.
+if __name__ == "__main__":
+    main()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -78,6 +79,13 @@ def main() -> None:
     help="Require X-Roost-Admin-Token: TOKEN on /_roost and for X-Roost-Approve (a shared sandbox; "
     "also ROOST_ADMIN_TOKEN).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port (PostgreSQL only; see docs/deployment.md).",
+)
 @click.option("--log-level", default="warning", show_default=True)
 def serve(
     host: str,
@@ -92,12 +100,10 @@ def serve(
     strict_webhook_urls: bool,
     timestamp_window_s: int,
     admin_token: str | None,
+    workers: int,
     log_level: str,
 ) -> None:
     """Start the server (SQLite and the demo dataset by default)."""
-    from roost.app import RoostApp
-    from roost.control.state import ServerState
-
     settings = Settings(
         host=host,
         port=port,
@@ -112,17 +118,53 @@ def serve(
         admin_token=admin_token or None,
     )
 
+    if workers > 1 and settings.db_url.startswith("sqlite"):
+        raise click.ClickException(
+            "--workers needs a PostgreSQL database (--db postgresql://...): SQLite allows one "
+            "writing process, so run one process on it"
+        )
+    _prepare_database(settings.db_url)  # before uvicorn, whose start-up failures are tracebacks
+    if workers == 1:
+        _serve_process(settings, log_level)
+        return
+    from roost.workers import Supervisor, listening_socket
+
+    try:
+        sock = listening_socket(host, port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sys.exit(Supervisor(workers, sock, _worker, (settings, log_level, workers)).run())
+
+
+def _worker(number: int, sock: socket.socket, settings: Settings, log_level: str, workers: int) -> None:
+    """One of `--workers N` processes (spawned by `roost.workers.Supervisor`); the first announces."""
+    _serve_process(settings, log_level, sock=sock, announce=number == 0, workers=workers)
+
+
+def _serve_process(
+    settings: Settings,
+    log_level: str,
+    sock: socket.socket | None = None,
+    announce: bool = True,
+    workers: int = 1,
+) -> None:
+    """Serve in this process until SIGINT or SIGTERM: on `sock` when given, else on the settings' port."""
+    from roost.app import RoostApp
+    from roost.control.state import ServerState
+
     announcing: list[asyncio.Task[None]] = []
 
     async def ready(state: ServerState) -> None:
         # Called at the end of the app's start-up, before the server listens: announce once it does,
         # so whoever waits for this output can connect at once.
-        announcing.append(asyncio.ensure_future(announce(state)))
+        if announce:
+            announcing.append(asyncio.ensure_future(say_ready(state)))
 
-    async def announce(state: ServerState) -> None:
+    async def say_ready(state: ServerState) -> None:
         while not server.listening.is_set():
             await asyncio.sleep(0.01)
-        click.echo(f"roost is ready at {settings.base_url}  (database: {_redact(settings.db_url)})")
+        database = _redact(settings.db_url) + (f", {workers} processes" if workers > 1 else "")
+        click.echo(f"roost is ready at {settings.base_url}  (database: {database})")
         click.echo(f"  platform API v2 : {settings.base_url}/2/...   OAuth: {settings.base_url}/oauth/...")
         click.echo(
             f"  ads API v12     : {settings.base_url}/12/...   sandbox: {settings.base_url}/sandbox/12/..."
@@ -138,15 +180,15 @@ def serve(
                 click.echo(f"    {key:<20} {value}")
         sys.stdout.flush()
 
-    _prepare_database(settings.db_url)  # before uvicorn, whose start-up failures are tracebacks
     app = RoostApp(settings, on_ready=ready)
     server = Server(
         app,
-        host,
-        port,
+        settings.host,
+        settings.port,
         log_level=log_level,
         on_stop=app.end_streams,
         request_timeout_s=settings.number("request_timeout_s", REQUEST_TIMEOUT_S, positive=True),
+        sock=sock,
     )
     server.run()
 

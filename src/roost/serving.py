@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import threading
 from collections.abc import Callable
 from types import FrameType
@@ -43,9 +44,11 @@ class Server:
         log_level: str = "warning",
         on_stop: Callable[[], None] | None = None,
         request_timeout_s: float = REQUEST_TIMEOUT_S,
+        sock: socket.socket | None = None,
     ) -> None:
         self.host = host
         self.port = port
+        self._sockets = None if sock is None else [sock]  # a socket bound already (`--workers`)
         self._on_stop = on_stop
         self.listening = threading.Event()
         self._uvicorn = _Uvicorn(
@@ -70,7 +73,7 @@ class Server:
         """Serve until `stop()` (from this loop's thread) or, when in the main thread, SIGINT/SIGTERM."""
         watcher = asyncio.ensure_future(self._watch_listening())
         try:
-            await self._uvicorn.serve()
+            await self._uvicorn.serve(self._sockets)
         finally:
             watcher.cancel()
 

@@ -34,7 +34,8 @@ def empty() -> Iterator[Api]:
 
 
 def test_health_and_credentials(private: Api) -> None:
-    assert private.http.get("/_roost/health").json() == {"status": "ok"}
+    health = private.http.get("/_roost/health").json()
+    assert health == {"status": "ok", "process": health["process"]} and isinstance(health["process"], int)
     creds = private.http.get("/_roost/credentials").json()
     for key in (
         "consumer_key",

@@ -16,22 +16,39 @@ from tests.support.server import LiveServer, free_port, fresh_database_url
 from roost.auth.oauth1 import sign_request
 
 
+# Each started server's stderr, by process id: shown when it fails to start.
+_LOGS: dict[int, Path] = {}
+
+
 def _wait_ready(base_url: str, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}")
+            raise RuntimeError(f"server exited with {process.returncode}:\n{_log_tail(process)}")
         try:
             if httpx.get(base_url + "/_roost/health", timeout=1).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.05)
-    raise TimeoutError("server did not become ready")
+    # Where it is stuck: SIGABRT makes the server's faulthandler print every thread's stack.
+    process.send_signal(signal.SIGABRT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    raise TimeoutError(f"server did not become ready:\n{_log_tail(process)}")
+
+
+def _log_tail(process: subprocess.Popen[bytes]) -> str:
+    log = _LOGS.get(process.pid)
+    if log is None or not log.exists():
+        return "(no log)"
+    return log.read_text(errors="replace")[-20_000:]
 
 
 def _serve(db_url: str, port: int, tmp_path: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "ROOST_DATA_DIR": str(tmp_path)}
+    env = {**os.environ, "ROOST_DATA_DIR": str(tmp_path), "PYTHONFAULTHANDLER": "1"}
     command = [
         sys.executable,
         "-m",
@@ -43,7 +60,11 @@ def _serve(db_url: str, port: int, tmp_path: Path) -> subprocess.Popen[bytes]:
         db_url,
         "--no-rate-limits",
     ]
-    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = tmp_path / f"server-{port}-{time.monotonic_ns()}.log"
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+    _LOGS[process.pid] = log
+    return process
 
 
 def test_data_survives_a_graceful_restart() -> None:

@@ -7,6 +7,7 @@ Open to anyone who can reach the server (it is a local developer tool); bind to 
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from starlette.applications import Starlette
@@ -54,7 +55,8 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
     async def health(request: Request) -> Response:
         if not state.ready:
             return OrjsonResponse({"status": "starting"}, status_code=503)
-        return OrjsonResponse({"status": "ok"})
+        # The process: with `--workers N`, which of them answered (a deployment's health checks).
+        return OrjsonResponse({"status": "ok", "process": os.getpid()})
 
     async def credentials(request: Request) -> Response:
         return OrjsonResponse(await state.credentials())
