@@ -116,6 +116,10 @@ class Dispatcher:
         self._stopping = False
         self._signature_header = signature_header(settings.brand)
         self._in_flight: dict[int, int] = {}  # delivery id -> webhook id, until its outcome is stored
+        # The last claim found due rows and sent none (their webhooks are at their cap): claiming again
+        # before a send finishes would only claim and give back the same rows.
+        self._at_caps = False
+        self._storing: set[int] = set()  # the finished deliveries whose outcomes this round stores
         self._finished: list[dict[str, Any]] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self.crc_scheduler = crc_scheduler
@@ -193,6 +197,10 @@ class Dispatcher:
             finally:
                 timer.cancel()
             self._wake.clear()
+            # A set event is waited on without a pause, and SQLite's calls never pause either: without
+            # this a round woken by its own commit would follow the last at once, for ever, and the
+            # sends it started (and every request) would never run.
+            await asyncio.sleep(0)
 
     async def tick(self) -> None:
         if await self._lease.hold():
@@ -252,10 +260,13 @@ class Dispatcher:
     async def _send_round(self) -> None:
         room = MAX_IN_FLIGHT - len(self._in_flight)
         claim: Claim | None = None
-        if room > 0 and self._session is not None:
+        if self._finished:
+            self._at_caps = False
+        if room > 0 and self._session is not None and not self._at_caps:
             expiry = wall_ms() + int((delivery_timeout(self._settings) + CLAIM_MARGIN_S) * 1000)
             claim = Claim(self._lease.holder, self._clock.now_ms(), expiry, room, self._within_caps)
         finished, self._finished = self._finished, []
+        self._storing = {int(outcome["id"]) for outcome in finished}  # no longer count against the caps
         try:
             launch = await self.store.settle(finished, claim)
         except BaseException:
@@ -276,14 +287,17 @@ class Dispatcher:
     def _within_caps(self, fresh: list[Row]) -> list[Row]:
         """The claimed deliveries to send now: at most MAX_IN_FLIGHT_PER_WEBHOOK in flight per webhook."""
         per_webhook: dict[int, int] = {}
-        for busy in self._in_flight.values():
-            per_webhook[busy] = per_webhook.get(busy, 0) + 1
+        storing = self._storing
+        for delivery_id, busy in self._in_flight.items():
+            if delivery_id not in storing:
+                per_webhook[busy] = per_webhook.get(busy, 0) + 1
         launch: list[Row] = []
         for delivery in fresh:
             webhook_id = int(delivery["webhook_id"])
             if per_webhook.get(webhook_id, 0) < MAX_IN_FLIGHT_PER_WEBHOOK:
                 per_webhook[webhook_id] = per_webhook.get(webhook_id, 0) + 1
                 launch.append(delivery)
+        self._at_caps = bool(fresh) and not launch
         return launch
 
     async def _target(self, webhook_id: int) -> _Target | None:
