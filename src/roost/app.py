@@ -3,6 +3,7 @@ table that says which part answers which paths."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -106,6 +107,7 @@ class RoostApp:
         upgrade_holding_lock(self.settings.db_url)
         db = await open_database(self.settings.db_url)
         server = self.server = assemble(self.settings, db, self.clock)
+        await server.id_slot.claim()  # under the start-up lock: no two processes take one slot
         await server.domain.maintenance.observe_ids()
         operations = all_operations()
         engine = server.engine
@@ -156,6 +158,8 @@ class RoostApp:
         self.dispatcher = server.dispatcher
         self.dispatcher.start()
         state.workers.append(self.dispatcher)
+        server.id_slot.start()
+        state.workers.append(server.id_slot)
         # Issue 16: the clock and feature settings other processes change, taken within a second.
         shared = server.domain.shared
         await shared.refresh()
@@ -185,6 +189,9 @@ class RoostApp:
             if self.dispatcher is not None:
                 await self.dispatcher.stop()
                 self.dispatcher = None
+            if self.server is not None:
+                with contextlib.suppress(Exception):  # a database gone already: the lease runs out
+                    await self.server.id_slot.stop()  # the id slot, free for the next process at once
         if self.server is not None:
             await self.server.stores.db.close()
 

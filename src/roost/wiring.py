@@ -45,6 +45,7 @@ from roost.domain.dm_events import DmEvents
 from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
+from roost.domain.id_slots import IdSlot
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.list_objects import LIST_EXPANSIONS, LIST_KINDS  # lists (issue 14)
 from roost.domain.lists import ListService  # lists (issue 14)
@@ -223,6 +224,7 @@ class Server:
     ads: AdsDomain  # what ads handlers and the ads control plane call
     demo: DemoSeed
     dispatcher: Dispatcher  # started and stopped by the app's lifespan
+    id_slot: IdSlot  # issue 16: claimed at start-up, renewed while the server runs
 
 
 def fields_engine() -> FieldsEngine:
@@ -406,7 +408,8 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         ads=_demo_ads(stores),
     )
     ads = ads_domain(settings, db, stores)
-    return Server(settings, stores, stages, engine, domain, ads, demo, events.dispatcher)
+    id_slot = IdSlot(LeaseStore(db), stores.ids)
+    return Server(settings, stores, stages, engine, domain, ads, demo, events.dispatcher, id_slot)
 
 
 def _demo_ads(stores: Stores) -> AdsSeed:

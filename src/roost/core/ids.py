@@ -40,6 +40,10 @@ class SnowflakeGenerator:
         self._last = candidate
         return candidate
 
+    def use_datacenter(self, datacenter: int) -> None:
+        """Make ids with these datacenter bits from now on (a process's own slot, issue 16)."""
+        self._node = ((datacenter & 0x1F) << 17) | (self._node & 0x1F000)
+
     def observe(self, existing_id: int) -> None:
         """Never hand out an id at or below one already stored (imports, restarts)."""
         self._last = max(self._last, existing_id)
