@@ -15,7 +15,6 @@ from tests.support.server import LiveServer, free_port, fresh_database_url
 
 from roost.auth.oauth1 import sign_request
 
-
 # Each started server's stderr, by process id: shown when it fails to start.
 _LOGS: dict[int, Path] = {}
 

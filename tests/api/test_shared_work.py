@@ -29,13 +29,14 @@ TAKEOVER_S = 30
 class Process:
     """One `roost serve` process with its stderr kept in a file."""
 
-    def __init__(self, db_url: str, directory: Path) -> None:
+    def __init__(self, db_url: str, directory: Path, lease_s: int | None = LEASE_S) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = directory / f"stderr-{self.port}.log"
         command = [
             *(sys.executable, "-m", "roost", "serve", "--port", str(self.port), "--db", db_url),
-            *("--no-rate-limits", "--log-level", "info", "--option", f"work_lease_seconds={LEASE_S}"),
+            *("--no-rate-limits", "--log-level", "info"),
+            *(("--option", f"work_lease_seconds={lease_s}") if lease_s is not None else ()),
         ]
         env = {**os.environ, "ROOST_DATA_DIR": str(directory)}
         with self.log.open("wb") as stderr:
