@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -10,12 +13,47 @@ import pytest
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
+# Issue 16: with ROOST_TEST_ROUND_ROBIN=1 (and a PostgreSQL database), the session's server is two
+# processes on one database behind a proxy that sends each request to the next in turn.
+ROUND_ROBIN = os.environ.get("ROOST_TEST_ROUND_ROBIN") == "1"
+
 
 @pytest.fixture(scope="session")
-def server() -> Iterator[LiveServer]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    if not ROUND_ROBIN:
+        live = LiveServer(tag="session", rate_limits=False).start()
+        yield live
+        live.stop()
+        return
+    with two_processes(tmp_path_factory.mktemp("round_robin")) as live:
+        yield live
+
+
+@contextlib.contextmanager
+def two_processes(data_dir: Path) -> Iterator[LiveServer]:
+    """This process's server and a `roost serve` on its database, both behind a round-robin proxy:
+    the server returned is this process's (tests may reach its services), its `base_url` the proxy's."""
+    from tests.api.test_persistence import _serve, _wait_ready
+    from tests.support.round_robin import RoundRobinProxy
+    from tests.support.server import PG_ENV, free_port
+
+    if not os.environ.get(PG_ENV):
+        pytest.exit(f"ROOST_TEST_ROUND_ROBIN=1 needs PostgreSQL ({PG_ENV})", returncode=4)
     live = LiveServer(tag="session", rate_limits=False).start()
-    yield live
-    live.stop()
+    port = free_port()
+    other = _serve(live.settings.db_url, port, data_dir)
+    proxy: RoundRobinProxy | None = None
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}", other)
+        proxy = RoundRobinProxy([live.base_url, f"http://127.0.0.1:{port}"]).start()
+        live.base_url = proxy.base_url  # every request of the suite goes through the proxy
+        yield live
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        other.terminate()
+        other.wait(timeout=30)
+        live.stop()
 
 
 @pytest.fixture(scope="session")

@@ -115,6 +115,7 @@ def _status_and_body(raw: bytes) -> tuple[int, bytes]:
 
 
 @pytest.mark.parametrize("path", PAGES)
+@pytest.mark.one_process  # the server's own reading of bodies: a proxy reads them first
 def test_a_declared_length_above_the_cap_is_refused_before_the_body(server: LiveServer, path: str) -> None:
     with _connect(server.base_url) as sock:
         sock.sendall(_head("POST", path, f"Content-Length: {HUGE}", "Content-Type: application/json"))
@@ -126,6 +127,7 @@ def test_a_declared_length_above_the_cap_is_refused_before_the_body(server: Live
 
 
 @pytest.mark.parametrize("path", ["/oauth2/token", "/2/oauth2/token", "/_roost/users"])
+@pytest.mark.one_process  # the server's own reading of bodies: a proxy reads them first
 def test_a_chunked_body_is_cut_at_the_cap(server: LiveServer, path: str) -> None:
     piece = b"x" * 65536
     with _connect(server.base_url) as sock:
@@ -153,6 +155,7 @@ def test_a_data_import_takes_more_than_the_server_cap(http: httpx.Client) -> Non
     assert answer.status_code == 200, answer.text
 
 
+@pytest.mark.one_process  # the server's own reading of bodies: a proxy reads them first
 def test_compliance_uploads_take_more_than_the_server_cap_up_to_their_own(
     server: LiveServer, http: httpx.Client
 ) -> None:
@@ -240,6 +243,7 @@ def records() -> Iterator[Records]:
 @pytest.mark.parametrize(
     "path", ["/_roost/users", "/oauth2/token", "/2/oauth2/token", "/2/tweets", "/12/accounts"]
 )
+@pytest.mark.one_process  # the server's own reading of bodies: a proxy reads them first
 def test_a_client_gone_mid_body_is_one_line_without_a_traceback(
     server: LiveServer, records: Records, path: str
 ) -> None:
