@@ -60,9 +60,17 @@ def request_factory(mode: str, ids: list[str], token: str, port: int, seed: int)
 
 class Connection(asyncio.Protocol):
     def __init__(
-        self, totals: Totals, next_request: Callable[[], bytes], closed: asyncio.Future[None]
+        self,
+        totals: Totals,
+        next_request: Callable[[], bytes],
+        closed: asyncio.Future[None],
+        interval_ns: int = 0,
     ) -> None:
         self.totals = totals
+        # With --rate, each connection sends at most one request per interval (an open pace below
+        # saturation: CPU per request then measures the server, not a fight for the CPUs).
+        self.interval_ns = interval_ns
+        self.next_due = 0
         self.next_request = next_request
         self.closed = closed
         self.transport: asyncio.Transport | None = None
@@ -118,7 +126,16 @@ class Connection(asyncio.Protocol):
             if not 200 <= self.status <= 299:
                 totals.non2xx += 1
         del self.buffer[:size]
-        self.send()
+        if not self.interval_ns:
+            self.send()
+            return
+        now = time.perf_counter_ns()
+        self.next_due = max(self.next_due + self.interval_ns, now - self.interval_ns)
+        delay = self.next_due - now
+        if delay > 0:
+            asyncio.get_running_loop().call_later(delay / 1e9, self.send)
+        else:
+            self.send()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if exc is not None or not self.totals.stopping:
@@ -128,9 +145,9 @@ class Connection(asyncio.Protocol):
 
 
 def protocol(
-    totals: Totals, next_request: Callable[[], bytes], closed: asyncio.Future[None]
+    totals: Totals, next_request: Callable[[], bytes], closed: asyncio.Future[None], interval_ns: int = 0
 ) -> Callable[[], Connection]:
-    return lambda: Connection(totals, next_request, closed)
+    return lambda: Connection(totals, next_request, closed, interval_ns)
 
 
 def percentile(sorted_values: list[int], fraction: float) -> int:
@@ -149,7 +166,10 @@ async def run(args: argparse.Namespace) -> dict[str, int]:
         closed: asyncio.Future[None] = loop.create_future()
         factory = request_factory(args.mode, ids, args.token, args.port, args.seed + index)
         try:
-            await loop.create_connection(protocol(totals, factory, closed), "127.0.0.1", args.port)
+            interval_ns = int(args.connections / args.rate * 1e9) if args.rate else 0
+            await loop.create_connection(
+                protocol(totals, factory, closed, interval_ns), "127.0.0.1", args.port
+            )
         except OSError:
             totals.connect_errors += 1
             closed.set_result(None)
@@ -202,6 +222,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="requests/s over all connections (0: no pace)"
+    )
     args = parser.parse_args()
     if not 0 < args.duration <= 600 or not 0 <= args.warmup <= 60:
         parser.error("duration must be in (0, 600] s and warm-up in [0, 60] s")
