@@ -10,13 +10,12 @@ runs out; one that stops gives it back at once.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 import uuid
 
 from roost.core.ids import SnowflakeGenerator
+from roost.domain.periodic import PeriodicWorker
 from roost.storage.leases import LeaseStore
 
 log = logging.getLogger("roost.ids")
@@ -30,13 +29,17 @@ class NoFreeSlot(RuntimeError):
     pass
 
 
-class IdSlot:
+class IdSlot(PeriodicWorker):
+    interval_s = RENEW_S
+    # A database hiccup: try again next time, well within the lease.
+    failure = "renewing the id slot failed"
+    log = log
+
     def __init__(self, store: LeaseStore, ids: SnowflakeGenerator) -> None:
         self._store = store
         self._ids = ids
         self._holder = uuid.uuid4().hex
         self.slot: int | None = None
-        self._task: asyncio.Task[None] | None = None
 
     async def claim(self) -> int:
         """Take the first free slot (its own again, after a reset) and make ids with it."""
@@ -51,36 +54,19 @@ class IdSlot:
 
     # ---- a server worker: renews the slot while the server runs --------------------------------------
 
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.ensure_future(self._renew_forever())
-
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await super().stop()
         if self.slot is not None:
             await self._store.give_up(f"ids:{self.slot}", self._holder)
 
-    def wake(self) -> None:
-        """Nothing due at a clock move: the lease runs on the wall clock."""
-
-    async def _renew_forever(self) -> None:
-        while True:
-            try:
-                now = _wall_ms()
-                slot = self.slot
-                if slot is None or not await self._store.take(
-                    f"ids:{slot}", self._holder, now, now + LEASE_MS
-                ):
-                    # Lost (held past its lease by a stall): take a free one.
-                    log.warning("id slot %s was lost: taking another", slot)
-                    await self.claim()
-            except Exception:  # a database hiccup: try again next time, well within the lease
-                log.exception("renewing the id slot failed")
-            await asyncio.sleep(RENEW_S)
+    async def step(self) -> None:
+        now, slot = _wall_ms(), self.slot
+        renewed = slot is not None and await self._store.take(
+            f"ids:{slot}", self._holder, now, now + LEASE_MS
+        )
+        if not renewed:  # lost (held past its lease by a stall): take a free one
+            log.warning("id slot %s was lost: taking another", slot)
+            await self.claim()
 
 
 def _wall_ms() -> int:

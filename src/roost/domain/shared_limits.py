@@ -8,12 +8,11 @@ in it (docs/decisions.md)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 from roost.core.clock import Clock
 from roost.core.ratelimit import CountingRateLimiter, Key
+from roost.domain.periodic import PeriodicWorker
 from roost.storage.shared_limits import WindowStore
 
 log = logging.getLogger("roost.shared")
@@ -21,26 +20,16 @@ log = logging.getLogger("roost.shared")
 SYNC_INTERVAL_S = 0.1
 
 
-class SharedWindows:
+class SharedWindows(PeriodicWorker):
+    interval_s = SYNC_INTERVAL_S
+    # A database hiccup: the counts of that round are lost, not the server.
+    failure = "counting the shared rate-limit windows failed"
+    log = log
+
     def __init__(self, limiter: CountingRateLimiter, store: WindowStore, clock: Clock) -> None:
         self._limiter = limiter
         self._store = store
         self._clock = clock
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.ensure_future(self._sync_forever())
-
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    def wake(self) -> None:
-        """Nothing to do early: the loop runs again within its interval."""
 
     async def sync(self) -> None:
         """Hand this process's counts to the shared windows and take their totals."""
@@ -55,10 +44,5 @@ class SharedWindows:
                 self._limiter.take_shared(keys[row["key"]], row["used"], row["reset_s"])
         await self._store.sweep(now)
 
-    async def _sync_forever(self) -> None:
-        while True:
-            try:
-                await self.sync()
-            except Exception:  # a database hiccup: the counts of this round are lost, not the server
-                log.exception("counting the shared rate-limit windows failed")
-            await asyncio.sleep(SYNC_INTERVAL_S)
+    async def step(self) -> None:
+        await self.sync()

@@ -15,13 +15,13 @@ changing different settings at once do not overwrite each other.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Callable
 
 from roost.config import Settings
 from roost.core.clock import Clock
+from roost.domain.periodic import PeriodicWorker
 from roost.storage.db import Database
 from roost.storage.shared_state import CLOCK_KEY, FEATURE_PREFIX, put_shared, shared_settings
 
@@ -31,7 +31,13 @@ log = logging.getLogger("roost.shared")
 REFRESH_INTERVAL_S = 0.25
 
 
-class SharedSettings:
+class SharedSettings(PeriodicWorker):
+    """A server worker too: started with the server, stopped around a reset (`PeriodicWorker`)."""
+
+    interval_s = REFRESH_INTERVAL_S
+    failure = "reading the shared settings failed"  # a database hiccup: look again next time
+    log = log
+
     def __init__(self, db: Database, clock: Clock, settings: Settings) -> None:
         self._db = db
         self._clock = clock
@@ -41,34 +47,12 @@ class SharedSettings:
         self._seen_generation = -1
         # Called when another process moved the clock (scheduled work due in the skipped time runs).
         self.on_clock_moved: Callable[[], None] | None = None
-        self._task: asyncio.Task[None] | None = None
         # A refresh reads the rows, awaits, then applies them: a change made here in between would be
         # undone by the older rows (the clock jumping back). One at a time, changes and refreshes.
         self._turn = asyncio.Lock()
 
-    # ---- the refresh loop (a server worker: started with the server, stopped around a reset) -------
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.ensure_future(self._refresh_forever())
-
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    def wake(self) -> None:
-        """Nothing to do early: the loop looks again within a quarter of a second."""
-
-    async def _refresh_forever(self) -> None:
-        while True:
-            try:
-                await self.refresh()
-            except Exception:  # a database hiccup: look again next time
-                log.exception("reading the shared settings failed")
-            await asyncio.sleep(REFRESH_INTERVAL_S)
+    async def step(self) -> None:
+        await self.refresh()
 
     # ---- changes made through this process -------------------------------------------------------
 
