@@ -64,21 +64,24 @@ def _database(kind: str) -> str:
     return f"sqlite:///{Path(tempfile.mkdtemp(prefix='roost-shared-work-')) / 'roost.db'}"
 
 
-def _lease(db_url: str) -> tuple[str, int] | None:
-    """The `dispatch` lease row: (holder, expires_at wall-clock ms), read straight from the database."""
-    query = "SELECT holder, expires_at FROM work_leases WHERE name = 'dispatch'"
+def _rows(db_url: str, query: str) -> list[tuple[Any, ...]]:
+    """Rows read straight from the database (either kind)."""
     if db_url.startswith("sqlite"):
         conn = sqlite3.connect(db_url.removeprefix("sqlite:///"))
         try:
-            row = conn.execute(query).fetchone()
+            return conn.execute(query).fetchall()
         finally:
             conn.close()
-    else:
-        import psycopg
+    import psycopg
 
-        with psycopg.connect(db_url) as conn:
-            row = conn.execute(query).fetchone()
-    return None if row is None else (str(row[0]), int(row[1]))
+    with psycopg.connect(db_url) as conn:
+        return conn.execute(query).fetchall()
+
+
+def _lease(db_url: str) -> tuple[str, int] | None:
+    """The `dispatch` lease row: (holder, expires_at wall-clock ms)."""
+    rows = _rows(db_url, "SELECT holder, expires_at FROM work_leases WHERE name = 'dispatch'")
+    return None if not rows else (str(rows[0][0]), int(rows[0][1]))
 
 
 def _wait(check: Any, timeout: float) -> Any:
