@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -95,10 +95,22 @@ def _is_ours(pid: int) -> bool:
     return b"roost" in cmdline or b"multiprocessing" in cmdline
 
 
+def pinned(cpus: set[int] | None) -> Callable[[], None] | None:
+    """For Popen: run the child (and what it starts) on these CPUs only, or anywhere when None."""
+    if not cpus:
+        return None
+    chosen = set(cpus)
+    return lambda: os.sched_setaffinity(0, chosen)
+
+
+def cpu_list(text: str) -> set[int]:
+    return {int(part) for part in text.split(",") if part.strip()}
+
+
 class RoostServer:
     """`roost serve` on PostgreSQL, one process or a supervisor with --workers N; logs to a file."""
 
-    def __init__(self, db_url: str, log: Path, workers: int = 1) -> None:
+    def __init__(self, db_url: str, log: Path, workers: int = 1, cpus: set[int] | None = None) -> None:
         self.workers = workers
         self.db_name = db_url.rsplit("/", 1)[1]
         self.port = free_port()
@@ -109,7 +121,9 @@ class RoostServer:
         if workers > 1:
             command += ["--workers", str(workers)]
         with log.open("ab") as handle:
-            self.process = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, cwd=ROOT)
+            self.process = subprocess.Popen(
+                command, stdout=handle, stderr=subprocess.STDOUT, cwd=ROOT, preexec_fn=pinned(cpus)
+            )
         self.seen: set[int] = {self.process.pid}  # every pid of the tree met so far, killed if left over
         self.answering: set[int] = set()  # pids named by /_roost/health
 
@@ -226,7 +240,9 @@ def read_phase(server: RoostServer, ids_file: Path, token: str, args: argparse.N
     command += ["--rate", str(args.rate)]
     command += ["--duration", str(args.duration), "--warmup", str(args.warmup)]
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=pinned(args.client_cpus)
+    )
     try:
         time.sleep(args.warmup)  # the generator counts nothing during its warm-up; neither does the CPU
         db_before = server.backend_cpu()
@@ -360,7 +376,7 @@ def run_config(workers: int, args: argparse.Namespace, tmp: Path, label: str) ->
     print(f"[{label}] {workers} process(es): fresh database, starting ...", flush=True)
     with fresh_database(f"proc{workers}") as db_url:
         log = tmp / f"{label}.log"
-        server = RoostServer(db_url, log, workers)
+        server = RoostServer(db_url, log, workers, args.server_cpus)
         receiver: Receiver | None = None
         try:
             server.start()
@@ -525,8 +541,16 @@ def main() -> None:
     parser.add_argument("--posts", type=int, default=200, help="posts created for the lookups")
     parser.add_argument("--rounds", type=int, default=2, help="pairs of (1 process, 2 processes)")
     parser.add_argument("--quiet-wait", type=float, default=10.0, help="max wait for a quiet machine, s")
+    parser.add_argument(
+        "--server-cpus", type=cpu_list, default=None, help="pin the server(s) to these CPUs, e.g. 1"
+    )
+    parser.add_argument(
+        "--client-cpus", type=cpu_list, default=None, help="pin the generators (and this process), e.g. 0"
+    )
     parser.add_argument("--output", type=Path, default=BENCH / "PROCESSES.md")
     args = parser.parse_args()
+    if args.client_cpus:
+        os.sched_setaffinity(0, args.client_cpus)
     if args.posts < 100:
         parser.error("--posts must be at least 100 (the load generator draws from 100 ids or more)")
     install_sigterm()

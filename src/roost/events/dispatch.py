@@ -140,7 +140,14 @@ class Dispatcher:
         )
         self._task = asyncio.create_task(self._run(), name="roost-dispatch")
         # Local writes wake the worker at once; polling remains for other processes' writes.
-        self._log.listen(self._wake)
+        self._log.listen(self._on_commit)
+
+    def _on_commit(self) -> None:
+        # Only the lease holder turns new events into deliveries: another process woken by a commit
+        # would find nothing new to claim (issue 16: a second process's wasted rounds cost CPU on both
+        # sides of the database). Others take theirs at the next poll or when a send finishes.
+        if self._lease.held:
+            self._wake.set()
 
     def wake(self) -> None:
         """The clock moved (or someone asks): run the scheduled work at once, not at its next turn."""
@@ -148,7 +155,7 @@ class Dispatcher:
         self._wake.set()
 
     async def stop(self) -> None:
-        self._log.unlisten(self._wake)
+        self._log.unlisten(self._on_commit)
         if self._task is not None:
             # Ask the loop to finish its round; cancel only a round stuck on a slow receiver.
             self._stopping = True

@@ -5,7 +5,7 @@ for other processes' writes) and says when a keep-alive is due."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 
 from roost.core.clock import Clock
 from roost.core.records import Row
@@ -38,13 +38,13 @@ class EventLog:
     def tail(self, position: int, keepalive_s: float, end_ms: int | None = None) -> Tail:
         return Tail(self, position, keepalive_s, end_ms)
 
-    def listen(self, wake: asyncio.Event) -> None:
-        """Wake `wake` after each commit of this process."""
-        self._db.commit_listeners.append(wake.set)
+    def listen(self, wake: Callable[[], None]) -> None:
+        """Call `wake` after each commit of this process."""
+        self._db.commit_listeners.append(wake)
 
-    def unlisten(self, wake: asyncio.Event) -> None:
-        if wake.set in self._db.commit_listeners:
-            self._db.commit_listeners.remove(wake.set)
+    def unlisten(self, wake: Callable[[], None]) -> None:
+        if wake in self._db.commit_listeners:
+            self._db.commit_listeners.remove(wake)
 
 
 class Tail:
@@ -77,7 +77,7 @@ class Tail:
     async def batches(self) -> AsyncGenerator[list[Row], None]:
         log = self._log
         wake = self._wake = asyncio.Event()
-        log.listen(wake)
+        log.listen(wake.set)
         try:
             while not self._stopped:
                 wake.clear()  # before reading: a commit after this point wakes the next wait
@@ -107,4 +107,4 @@ class Tail:
                 finally:
                     timer.cancel()
         finally:
-            log.unlisten(wake)
+            log.unlisten(wake.set)
