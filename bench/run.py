@@ -294,8 +294,15 @@ def main() -> None:
         url = f"sqlite:///{served}"
         roost_command = [PYTHON, str(BENCH / "serve.py"), "roost", "--db", url, "--port", str(roost_port)]
         roost = spawn(roost_command, server_cpu, log)
+        # The same lookup on a second roost that keeps no request journal (issue 17: the journal's cost).
+        unlogged_db = work / "unlogged.db"
+        shutil.copyfile(database, unlogged_db)
+        unlogged_port = free_port()
+        unlogged_command = [PYTHON, str(BENCH / "serve.py"), "roost", "--db", f"sqlite:///{unlogged_db}"]
+        unlogged_command += ["--port", str(unlogged_port), "--request-log", "0"]
+        unlogged = spawn(unlogged_command, server_cpu, log)
         rss: dict[str, int] = {}
-        rounds: dict[str, list[LoadResult]] = {"bare": [], "single": [], "batch": []}
+        rounds: dict[str, list[LoadResult]] = {"bare": [], "single": [], "batch": [], "unlogged": []}
         try:
             wait_ready(f"http://{HOST}:{bare_port}/", bare, log)
             bare_body = http_get(f"http://{HOST}:{bare_port}/")[1]
@@ -306,15 +313,25 @@ def main() -> None:
             if not token:
                 raise SystemExit(f"no bearer token from /_roost/credentials ({status})")
             check_roost(roost_port, token, ids[len(ids) // 2 :], served)
+            wait_ready(f"http://{HOST}:{unlogged_port}/_roost/health", unlogged, log)
             plan = (
                 ("bare", "(a) bare ASGI", bare_port, None, "", bare.pid),
                 ("single", "(b) roost single lookup", roost_port, ids_file, token, roost.pid),
                 ("batch", "(c) roost 100-id lookup", roost_port, ids_file, token, roost.pid),
+                (
+                    "unlogged",
+                    "(d) roost single lookup, no request journal",
+                    unlogged_port,
+                    ids_file,
+                    token,
+                    unlogged.pid,
+                ),
             )
             for number in range(1, args.rounds + 1):
                 for name, title, port, ids_path, bearer, pid in plan:
+                    mode = "single" if name == "unlogged" else name
                     result = run_load(
-                        name, generator, wrk, port, name, ids_path, bearer, args, generator_cpu, pid
+                        name, generator, wrk, port, mode, ids_path, bearer, args, generator_cpu, pid
                     )
                     rounds[name].append(result)
                     print(f"round {number}/{args.rounds} {title}: {describe(result)}")
@@ -323,6 +340,7 @@ def main() -> None:
             rss["peak"] = proc_status_kb(roost.pid, "VmHWM")
         finally:
             stop(roost)
+            stop(unlogged)
             stop(bare)
         if roost.returncode not in (0, None):
             print(f"note: roost exited with {roost.returncode}\n{tail(log)}")

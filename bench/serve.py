@@ -40,13 +40,15 @@ async def bare_app(scope: Scope, receive: Receive, send: Send) -> None:
                 return
 
 
-def build_app(kind: str, db_url: str, port: int) -> Any:
+def build_app(kind: str, db_url: str, port: int, request_log: int = 2000) -> Any:
     if kind == "bare":
         return bare_app
     from roost.app import RoostApp
     from roost.config import Settings
 
-    settings = Settings(host="127.0.0.1", port=port, db_url=db_url, demo=True, rate_limits=False)
+    settings = Settings(
+        host="127.0.0.1", port=port, db_url=db_url, demo=True, rate_limits=False, request_log=request_log
+    )
     return RoostApp(settings)
 
 
@@ -57,10 +59,11 @@ def main() -> None:
     parser.add_argument("app", choices=("roost", "bare"))
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", default="", help="roost's database URL")
+    parser.add_argument("--request-log", type=int, default=2000, help="requests the journal keeps (0: none)")
     args = parser.parse_args()
     if args.app == "roost" and not args.db:
         parser.error("roost needs --db")
-    app = build_app(args.app, args.db, args.port)
+    app = build_app(args.app, args.db, args.port, args.request_log)
     on_stop = getattr(app, "end_streams", None)
     Server(app, "127.0.0.1", args.port, log_level="warning", on_stop=on_stop).run()
 

@@ -14,13 +14,19 @@ from roost.config import Settings
 from roost.control.admin import CONTROL_PREFIX, admitted, refuse
 from roost.control.ads import ads_routes
 from roost.control.community import community_routes
+from roost.control.console import console_routes
 from roost.control.deliveries import delivery_routes
+from roost.control.delivery_actions import delivery_action_routes
+from roost.control.faults import fault_routes
+from roost.control.observe import observe
+from roost.control.requests import request_routes
 from roost.control.routes import build_control_app
 from roost.control.social import social_routes
 from roost.control.spaces import space_routes
 from roost.control.state import ServerState
 from roost.core.body_cap import BodyCap
 from roost.core.clock import Clock
+from roost.core.journal import JournalledPages
 from roost.core.wire import ASGIApp, Receive, Scope, Send
 from roost.events.dispatch import Dispatcher
 from roost.events.hub import StreamHub
@@ -31,6 +37,7 @@ from roost.platform.media_files import MediaFiles
 from roost.platform.openapi import build_document
 from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
+from roost.platform.v1 import ROUTES as V1_ROUTES
 from roost.platform.v1 import V1Pipeline
 from roost.storage.db import open_database
 from roost.storage.migrate import StartupLock, upgrade_holding_lock
@@ -74,6 +81,16 @@ def route(path: str) -> str:
 CLAIMED_BEFORE_V2 = tuple(
     prefix for prefix, _ in ROUTES[: ROUTES.index(("/2/", V2))] if prefix.startswith("/2/")
 )
+
+
+CONSOLE = b"/_roost/console"
+
+
+def _wants_html(scope: Scope) -> bool:
+    for name, value in scope["headers"]:
+        if name == b"accept":
+            return b"text/html" in value
+    return False
 
 
 class RoostApp:
@@ -125,6 +142,8 @@ class RoostApp:
         engine = server.engine
         limits = OAuthLimits(server.stages.limiter, server.stages.clock, self.settings.limits)
         oauth = oauth_routes(state, limits)
+        journal, faults = server.stages.journal, server.stages.faults
+        assert journal is not None and faults is not None  # assembled with every server
         pages = build_control_app(
             state,
             [
@@ -135,6 +154,12 @@ class RoostApp:
                 *compliance_storage_routes(server.domain.compliance),  # and the compliance jobs' URLs
                 *community_routes(state),
                 *ads_routes(server.ads),
+                *request_routes(journal),  # issue 17: the request journal,
+                *fault_routes(faults),  # and fault rules
+                # Metrics, usage and cost, the access log, rate-limit windows (issue 17):
+                *observe(journal, self.settings, server, [path for _, path in V1_ROUTES]),
+                *delivery_action_routes(state),  # the console (issue 17): retry and replay buttons,
+                *console_routes(state, engine, journal),  # and its pages
             ],
         )
         v2 = Pipeline(
@@ -148,7 +173,8 @@ class RoostApp:
         ads = AdsPipeline(server.stages, server.ads, all_ads_operations())
         # The pages read bodies under the v2 pipeline's rule: refused above their cap (issue 16).
         capped_pages = BodyCap.for_settings(pages, self.settings)  # type: ignore[arg-type]  # Starlette is ASGI
-        self.parts = {V2: v2, ADS: ads, PAGES: capped_pages}
+        # The OAuth endpoints are API calls too: journalled from outside (issue 17).
+        self.parts = {V2: v2, ADS: ads, PAGES: JournalledPages(capped_pages, journal, CONTROL_PREFIX)}
         self.parts[V1] = V1Pipeline(server.stages, server.domain)  # issue 15: v1.1 media upload, accounts
         self.parts[MEDIA] = MediaFiles(server.domain)  # issue 15: the bytes of uploaded media
         self.v2 = v2
@@ -178,6 +204,8 @@ class RoostApp:
         sends its last chunk and closes, so connections drain instead of being cut."""
         if self.streams is not None:
             self.streams.end_all()
+        if self.server is not None:
+            self.server.domain.console_tap.end_all()  # the console's live views too
 
     async def shutdown(self) -> None:
         if self.state is not None:
@@ -226,6 +254,12 @@ class RoostApp:
             return
         if scope["type"] != "http":
             await parts[PAGES](scope, receive, send)  # Starlette refuses what it does not serve
+            return
+        if path == "/" and _wants_html(scope):
+            # A person opening the server in a browser finds the console; API clients still get the
+            # platform's route-missing 404 for `/`.
+            await send({"type": "http.response.start", "status": 302, "headers": [(b"location", CONSOLE)]})
+            await send({"type": "http.response.body", "body": b""})
             return
         await parts[route(path)](scope, receive, send)
 

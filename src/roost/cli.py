@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from roost.config import Settings
+from roost.core.access_log import configure_logging
 from roost.serving import REQUEST_TIMEOUT_S, Server
 
 if TYPE_CHECKING:
@@ -86,7 +87,23 @@ def main() -> None:
     show_default=True,
     help="Server processes sharing the port (PostgreSQL only; see docs/deployment.md).",
 )
+@click.option(
+    "--request-log",
+    type=click.IntRange(min=0),
+    default=2000,
+    show_default=True,
+    metavar="N",
+    help="Keep the newest N requests for the console and GET /_roost/requests (0: keep none).",
+)
 @click.option("--log-level", default="warning", show_default=True)
+@click.option("--access-log", is_flag=True, help="Log one line per request (logger roost.access, stderr).")
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How log lines are written: text, or one JSON object per line.",
+)
 def serve(
     host: str,
     port: int,
@@ -101,7 +118,10 @@ def serve(
     timestamp_window_s: int,
     admin_token: str | None,
     workers: int,
+    request_log: int,
     log_level: str,
+    access_log: bool,
+    log_format: str,
 ) -> None:
     """Start the server (SQLite and the demo dataset by default)."""
     settings = Settings(
@@ -116,6 +136,9 @@ def serve(
         limits=_limits(limits_file) if limits_file else {},
         extra=_key_values(options) | ({"strict_webhook_urls": "1"} if strict_webhook_urls else {}),
         admin_token=admin_token or None,
+        request_log=request_log,
+        access_log=access_log,
+        log_format=log_format,
     )
 
     if workers > 1 and settings.db_url.startswith("sqlite"):
@@ -123,6 +146,7 @@ def serve(
             "--workers needs a PostgreSQL database (--db postgresql://...): SQLite allows one "
             "writing process, so run one process on it"
         )
+    configure_logging(log_format, log_level, access_log)  # the supervisor's lines too (`--workers`)
     _prepare_database(settings.db_url)  # before uvicorn, whose start-up failures are tracebacks
     if workers == 1:
         _serve_process(settings, log_level)
@@ -190,6 +214,8 @@ def _serve_process(
         request_timeout_s=settings.number("request_timeout_s", REQUEST_TIMEOUT_S, positive=True),
         sock=sock,
     )
+    # After uvicorn's configuration, which installs its own handlers; in each `--workers` process.
+    configure_logging(settings.log_format, log_level, settings.access_log)
     server.run()
 
 
@@ -247,6 +273,14 @@ def _key_values(options: tuple[str, ...]) -> dict[str, str]:
         if not sep or not key:
             raise click.BadParameter(f"expected KEY=VALUE, got {option!r}", param_hint="--option")
         pairs[key.strip()] = value.strip()
+    from roost.control.settings_catalogue import BY_KEY, unknown_keys
+
+    unknown = unknown_keys(list(pairs))
+    if unknown:  # a misspelt setting would otherwise do nothing, silently
+        raise click.BadParameter(
+            f"unknown feature setting(s) {', '.join(unknown)}; known: {', '.join(sorted(BY_KEY))}",
+            param_hint="--option",
+        )
     return pairs
 
 

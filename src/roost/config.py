@@ -33,6 +33,12 @@ class Settings:
     # `--admin-token`: when set, /_roost and the test-approval header need `X-Roost-Admin-Token` (never
     # shown in a repr, so never in a log line or traceback).
     admin_token: str | None = field(default=None, repr=False)
+    # `--request-log N`: the newest N requests kept for the console and `GET /_roost/requests` (0: none).
+    request_log: int = 2000
+    # `--access-log`: one line per request on the `roost.access` logger; `--log-format`: how every
+    # log line is written (text or json).
+    access_log: bool = False
+    log_format: str = "text"
 
     def __post_init__(self) -> None:
         if self.random_seed is None and os.environ.get("ROOST_RANDOM_SEED", "").isdigit():

@@ -26,8 +26,10 @@ from roost.ads.tracking_tags import TrackingTags
 from roost.auth.principals import Authenticator
 from roost.config import Settings
 from roost.core.clock import Clock
+from roost.core.faults import Faults
 from roost.core.fields import FieldsEngine
 from roost.core.ids import SnowflakeGenerator, TokenSource
+from roost.core.journal import RequestJournal
 from roost.core.ratelimit import CountingRateLimiter, RateLimiter
 from roost.core.stages import ProblemTypes, Stages, TransactionIds
 from roost.data.demo import AdsSeed, DemoSeed, SeedSources
@@ -41,6 +43,8 @@ from roost.domain.communities import Communities
 from roost.domain.community_objects import COMMUNITY_EXPANSIONS, COMMUNITY_KINDS
 from roost.domain.compliance import ComplianceJobs
 from roost.domain.compliance_objects import COMPLIANCE_KINDS
+from roost.domain.console_admin import ConsoleAdmin  # the console (/_roost/console)
+from roost.domain.console_data import ConsoleData
 from roost.domain.dm_events import DmEvents
 from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
@@ -83,6 +87,7 @@ from roost.domain.webhooks import WebhookService
 from roost.events.aaa import AccountActivity
 from roost.events.connection_admin import ConnectionAdmin
 from roost.events.connections import Registry
+from roost.events.console_tap import EventTap
 from roost.events.deliveries import DeliveryRecords
 from roost.events.dispatch import Dispatcher
 from roost.events.hub import StreamHub
@@ -101,6 +106,7 @@ from roost.storage.analytics import AnalyticsStore
 from roost.storage.apps import AppStore
 from roost.storage.bookmarks import BookmarkStore
 from roost.storage.communities import CommunityStore
+from roost.storage.console_reads import ConsoleStore
 from roost.storage.db import Database
 from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
@@ -210,6 +216,10 @@ class Domain:
     # Issue 16, the clock and feature settings shared by every process on the database:
     shared: SharedSettings
     shared_windows: SharedWindows | None  # on PostgreSQL: windows counted with the other processes
+    # The console (/_roost/console): its data pages, its views and actions, its live view of the log.
+    console_data: ConsoleData
+    console: ConsoleAdmin
+    console_tap: EventTap
 
 
 @dataclass(slots=True)
@@ -320,6 +330,8 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         max_body=settings.max_body_bytes,
         transaction_ids=TransactionIds(settings.random_seed),
         problem_types=ProblemTypes(settings.problem_type_base),
+        journal=RequestJournal(settings.request_log),
+        faults=Faults(settings.random_seed),
     )
     clock, ids, tokens = stores.clock, stores.ids, stores.tokens
     apps, users, posts = stores.apps, stores.users, stores.posts
@@ -396,6 +408,9 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
             if isinstance(limiter, CountingRateLimiter)
             else None
         ),
+        console_data=ConsoleData(ConsoleStore(db), posts, users),
+        console=ConsoleAdmin(db, clock, apps, ConsoleStore(db), authenticator, webhooks),
+        console_tap=EventTap(EventLog(db, stores.events, ActivityStore(db), clock)),
     )
     demo = DemoSeed(
         enabled=settings.demo,

@@ -37,14 +37,23 @@ def http(live: LiveServer) -> Iterator[httpx.Client]:
         yield client
 
 
+def entry_open(entry: object) -> bool:
+    path = getattr(entry, "path", "")
+    return path == "/_roost/console/login" or path.startswith("/_roost/console/static/")
+
+
 def control_routes(live: LiveServer) -> list[tuple[str, str]]:
     """Every (method, path) the control plane serves, path parameters filled with a number."""
     assert live.app.parts is not None
     pages = live.app.parts[PAGES]
+    pages = pages.app  # type: ignore[attr-defined]  # behind the request journal's wrapper
     if isinstance(pages, BodyCap):
         pages = pages.app  # the Starlette routes behind the pages' body cap
     found = []
     for entry in pages.routes:  # type: ignore[attr-defined]
+        # The console's sign-in page and its script and style stay open: a browser must reach them.
+        if entry_open(entry):
+            continue
         if isinstance(entry, Route) and entry.path.startswith("/_roost"):
             path = entry.path
             for name in entry.param_convertors:

@@ -103,6 +103,13 @@ def test_serve_rejects_a_malformed_option() -> None:
     assert "expected KEY=VALUE" in result.stderr
 
 
+def test_serve_rejects_an_unknown_option_naming_the_known_ones() -> None:
+    result = _roost("serve", "--option", "webhok_limit=3", "--port", "1")
+    assert result.returncode == 2
+    assert "unknown feature setting(s) webhok_limit" in result.stderr
+    assert "webhook_limit" in result.stderr
+
+
 def _one_line_error(result: subprocess.CompletedProcess[str]) -> str:
     """A refusal is a single `Error: ...` line on stderr and a non-zero exit, never a traceback."""
     assert result.returncode != 0, result.stdout

@@ -186,12 +186,17 @@ def test_openapi_document_is_generated_from_the_operation_table(private: Api) ->
 
 
 def test_feature_settings_can_be_read_and_changed(private: Api) -> None:
-    changed = private.http.post("/_roost/settings", json={"allow_test_approval": True, "x_demo": 3})
+    changed = private.http.post("/_roost/settings", json={"allow_test_approval": True, "webhook_limit": 3})
     assert changed.status_code == 200
-    assert changed.json()["allow_test_approval"] == "1" and changed.json()["x_demo"] == "3"
-    cleared = private.http.post("/_roost/settings", json={"x_demo": None, "allow_test_approval": None}).json()
-    assert "x_demo" not in cleared and "allow_test_approval" not in cleared
+    assert changed.json()["allow_test_approval"] == "1" and changed.json()["webhook_limit"] == "3"
+    listed = {row["key"]: row for row in private.http.get("/_roost/settings").json()["settings"]}
+    assert (listed["webhook_limit"]["value"], listed["webhook_limit"]["stored"]) == (3, "3")
+    cleared = private.http.post(
+        "/_roost/settings", json={"webhook_limit": None, "allow_test_approval": None}
+    ).json()
+    assert "webhook_limit" not in cleared and "allow_test_approval" not in cleared
     assert private.http.post("/_roost/settings", json=[1]).status_code == 400
+    assert "x_demo" in _message(private.http.post("/_roost/settings", json={"x_demo": 3}))
 
 
 def _message(response: httpx.Response) -> str:

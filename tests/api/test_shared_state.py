@@ -78,9 +78,10 @@ def test_a_clock_set_on_one_process_is_seen_on_the_other(pair: tuple[str, str, s
 
 
 def settings_of(base_url: str) -> dict[str, str]:
+    """The settings set on that process, as stored text (the listing also shows the unset ones)."""
     response = httpx.get(base_url + "/_roost/settings", timeout=10)
     assert response.status_code == 200
-    return dict(response.json())
+    return {row["key"]: row["stored"] for row in response.json()["settings"] if row["stored"] is not None}
 
 
 def test_a_setting_posted_to_one_process_is_known_to_the_other(pair: tuple[str, str, str]) -> None:

@@ -154,6 +154,9 @@ class AdsPipeline(Skeleton[AdsRoute]):
         status, payload = self._envelope(op, call, result)
         return status, payload, JSON, route.headers
 
+    def operation(self, route: AdsRoute) -> str:
+        return route.op.operation_id
+
     def refused(self, route: AdsRoute | None, scope: Scope, error: ApiError) -> Outcome:
         # Shared stages (body reading, the authenticator) raise the v2 catalogue's errors.
         ads_error = error if isinstance(error, errors.AdsError) else _converted(error)

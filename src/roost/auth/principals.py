@@ -13,6 +13,7 @@ from typing import Any
 from roost.auth import oauth1
 from roost.core import errors
 from roost.core.clock import Clock
+from roost.core.journal import masked
 from roost.core.principal import Principal, RequestAuth
 from roost.storage.apps import AppStore
 from roost.storage.shared_limits import NonceStore
@@ -63,7 +64,9 @@ class Authenticator:
         if oauth is not None:
             return await self._oauth1(request, oauth, v2)
         if header is not None:
-            raise errors.unauthorized()
+            raise errors.unauthorized().because(
+                "the Authorization header is neither a bearer token nor OAuth 1.0a (OAuth oauth_...)"
+            )
         return None
 
     def known_bearer(self, token: str) -> Principal | None:
@@ -93,13 +96,19 @@ class Authenticator:
         if app is not None:
             return Principal("app", app["id"], app["project_id"], None, "read", token=token), None
         row = await self._cached("oauth2", token, self._apps.oauth2_token)
-        if row is None or row["kind"] != "access" or row["revoked_at"] is not None:
-            raise errors.unauthorized()
+        if row is None or row["kind"] != "access":
+            raise errors.unauthorized().because(
+                "the bearer token is neither an app-only token nor an OAuth 2.0 access token of this server"
+            )
+        if row["revoked_at"] is not None:
+            raise errors.unauthorized().because("the OAuth 2.0 access token was revoked")
         if row["expires_at"] is not None and row["expires_at"] <= self._clock.now_ms():
-            raise errors.unauthorized()
+            raise errors.unauthorized().because(
+                "the OAuth 2.0 access token expired (roost's clock is past its expiry; refresh it)"
+            )
         app = await self._cached("app", str(row["app_id"]), self._app_by_id)
         if app is None:
-            raise errors.unauthorized()
+            raise errors.unauthorized().because("the OAuth 2.0 access token's app no longer exists")
         scopes = frozenset(row["scopes"].split())
         level = "read-write" if any(scope.endswith(".write") for scope in scopes) else "read"
         principal = Principal("oauth2", app["id"], app["project_id"], row["user_id"], level, scopes, token)
@@ -113,18 +122,24 @@ class Authenticator:
         consumer_key = oauth.oauth.get("oauth_consumer_key", "")
         app = await self._cached("consumer", consumer_key, self._apps.by_consumer_key)
         if app is None:
-            raise fail()
+            raise fail().because(f"OAuth 1.0a: no app has the consumer key {consumer_key!r}")
         token_value = oauth.oauth.get("oauth_token")
         token = None
         if token_value:
             token = await self._cached("oauth1", token_value, self._apps.oauth1_token)
             if token is None or token["app_id"] != app["id"] or token["revoked_at"] is not None:
-                raise errors.coded(401, 89)
+                raise errors.coded(401, 89).because(
+                    "OAuth 1.0a: the oauth_token is unknown, revoked, or belongs to another app"
+                )
         ok = self.signature_ok(
             request, oauth, app["consumer_secret"], token["secret"] if token is not None else ""
         )
         if not ok:
-            raise fail()
+            raise fail().because(
+                self.signature_mismatch(
+                    request, oauth, app["consumer_secret"], token["secret"] if token is not None else ""
+                )
+            )
         await self.check_window(oauth, token_value)
         if token is None:
             # Consumer-only signatures are valid only on the token endpoints; elsewhere there is no user.
@@ -157,6 +172,25 @@ class Authenticator:
             token_secret,
         )
 
+    def signature_mismatch(
+        self, request: RequestAuth, oauth: oauth1.OAuth1Request, consumer_secret: str, token_secret: str
+    ) -> str:
+        """Why a signature did not verify, for the request journal: the base string roost computed and
+        the key it signed with, secrets masked."""
+        methods = [value for name, value in oauth.params if name == "oauth_signature_method"]
+        if methods != [oauth1.HMAC_SHA1]:
+            return f"OAuth 1.0a: oauth_signature_method must be {oauth1.HMAC_SHA1}, not {methods or 'absent'}"
+        scheme = (request.forwarded_proto or request.scheme).split(",")[0].strip().lower()
+        uri = oauth1.base_string_uri(scheme, request.host, request.path)
+        base = oauth1.signature_base_string(request.method.upper(), uri, oauth.params)
+        key = f"{masked(consumer_secret)}&{masked(token_secret) if token_secret else ''}"
+        return (
+            "OAuth 1.0a signature mismatch. roost computed the signature base string "
+            f"{base!r} and signed it with the key consumer_secret&token_secret = {key}; the request's "
+            f"oauth_signature was {oauth.oauth.get('oauth_signature', '')!r}. Check the URL (scheme, host, "
+            "port, path), the method, every query and form parameter, and the secrets."
+        )
+
     async def check_window(self, oauth: oauth1.OAuth1Request, token_value: str | None) -> None:
         """Timestamp window and nonce replay; call only after the signature verified."""
         # Clients sign with the host's wall clock, so the window is measured against it even when
@@ -169,9 +203,11 @@ class Authenticator:
             time.time(),
         )
         if verdict == "stale":
-            raise errors.coded(401, 135)
+            raise errors.coded(401, 135).because(
+                "OAuth 1.0a: oauth_timestamp is outside the window around this machine's clock"
+            )
         if verdict == "replay":
-            raise errors.coded(401, 32)
+            raise errors.coded(401, 32).because("OAuth 1.0a: this oauth_nonce was used moments ago")
         shared = self._shared_nonces
         if shared is not None:
             now = time.time()
@@ -185,5 +221,5 @@ class Authenticator:
                 expires_at,
             )
             if not claimed:
-                raise errors.coded(401, 32)
+                raise errors.coded(401, 32).because("OAuth 1.0a: this oauth_nonce was used moments ago")
             await shared.sweep(now)

@@ -15,10 +15,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from roost.control import settings_catalogue
 from roost.control.state import ServerState
 from roost.core import errors, jsonio
 from roost.core.clock import iso_ms, parse_rfc3339
 from roost.core.ids import MAX_SNOWFLAKE
+from roost.core.journal import REASON_KEY, reason_of
 from roost.core.records import Row
 
 
@@ -138,30 +140,24 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
         return OrjsonResponse({"following": True, "created": created}, status_code=201 if created else 200)
 
     async def feature_settings(request: Request) -> Response:
-        """Read or change feature settings at run time (e.g. allow_test_approval, throttles)."""
+        """Read or change feature settings at run time (e.g. allow_test_approval, throttles). GET lists
+        every setting roost knows; POST answers the settings now set, as text."""
         if request.method == "POST":
             body = await _json(request)
             if not isinstance(body, dict) or not all(isinstance(k, str) for k in body):
                 raise errors.invalid_body("expected a JSON object of settings")
-            changes = {
-                key: None
-                if value is None
-                else "1"
-                if value is True
-                else "0"
-                if value is False
-                else str(value)
-                for key, value in body.items()
-            }
+            _refuse_unknown_settings(list(body))  # before any change: all or nothing
+            changes = {key: _setting_text(value) for key, value in body.items()}
             # Every process on the database takes the change (issue 16).
             return OrjsonResponse(await domain.shared.change_features(changes))
-        return OrjsonResponse(dict(state.settings.extra))
+        return OrjsonResponse({"settings": settings_catalogue.describe(state.settings)})
 
     async def openapi(request: Request) -> Response:
         return OrjsonResponse(state.openapi_document())
 
     async def on_api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, errors.ApiError)
+        request.scope[REASON_KEY] = exc.reason or reason_of(exc.status, exc.body)  # for the journal
         return _error(exc)
 
     routes = [
@@ -181,6 +177,16 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
     return Starlette(
         routes=[*routes, *(extra_routes or [])], exception_handlers={errors.ApiError: on_api_error}
     )
+
+
+def _refuse_unknown_settings(keys: list[str]) -> None:
+    # A misspelt key would otherwise be stored and read by nobody.
+    unknown = settings_catalogue.unknown_keys(keys)
+    if unknown:
+        raise errors.invalid_body(
+            f"unknown feature setting(s): {', '.join(unknown)}; "
+            f"known settings: {', '.join(settings_catalogue.KNOWN_KEYS)}"
+        )
 
 
 def _setting_text(value: Any) -> str | None:

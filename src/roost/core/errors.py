@@ -38,12 +38,20 @@ class ApiError(Exception):
         body: dict[str, Any],
         content_type: str = PROBLEM_JSON,
         headers: Mapping[str, str] | None = None,
+        reason: str | None = None,
     ) -> None:
         super().__init__(body.get("detail") or body.get("title") or str(status))
         self.status = status
         self.body = body
         self.content_type = content_type
         self.headers = dict(headers or {})
+        # Why, for the developer reading the request journal (never sent): the rule that refused, or
+        # what roost computed (a signature base string) when the body says only "Unauthorized".
+        self.reason = reason
+
+    def because(self, reason: str) -> ApiError:
+        self.reason = reason
+        return self
 
 
 # ---- invalid request -------------------------------------------------------------------------

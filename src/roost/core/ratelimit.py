@@ -59,6 +59,10 @@ class RateLimiter:
     def reset(self) -> None:
         self._windows.clear()
 
+    def running(self, now_s: float) -> list[tuple[Key, Window]]:
+        """The windows not yet reset at `now_s`, as they stand (`GET /_roost/limits` reads them)."""
+        return [(key, window) for key, window in list(self._windows.items()) if window.reset_s > now_s]
+
     def _evict(self, now_s: float) -> None:
         for key in [k for k, w in self._windows.items() if w.reset_s <= now_s]:
             del self._windows[key]

@@ -21,6 +21,8 @@ from urllib.parse import parse_qsl
 
 from roost.core import errors, jsonio
 from roost.core.clock import Clock
+from roost.core.faults import FaultRule, Faults, apply, wrap_stream
+from roost.core.journal import RequestJournal, reason_of
 from roost.core.principal import Principal, RequestAuth
 from roost.core.ratelimit import RateLimiter
 from roost.core.wire import (
@@ -136,6 +138,8 @@ class Stages:
     max_body: int
     transaction_ids: TransactionIds
     problem_types: ProblemTypes
+    journal: RequestJournal | None = None  # what happened to each request (the console, metrics)
+    faults: Faults | None = None  # the fault rules `/_roost/faults` adds (issue 17)
 
 
 def auth_request(scope: Scope, headers: dict[str, str], body: bytes) -> RequestAuth:
@@ -179,6 +183,8 @@ class Skeleton(Generic[RouteT]):
         self._authenticator = stages.authenticator
         self._max_body = stages.max_body
         self._rewrite_types = stages.problem_types.rewrite if stages.problem_types.rewrites else None
+        self._journal = stages.journal
+        self._faults = stages.faults or Faults()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # What a request is is passed along as arguments, not gathered in an object: one object more
@@ -189,7 +195,14 @@ class Skeleton(Generic[RouteT]):
             headers[name.decode("latin-1")] = value.decode("latin-1")
         route: RouteT | None = None
         principal: Principal | None = None
+        body = b""
+        reason: str | None = None
+        fault: FaultRule | None = None
         try:
+            if self._faults.rules:  # empty unless someone asked for faults
+                fault = self._faults.match(scope["method"], scope["path"])
+                if fault is not None:
+                    await apply(fault)
             route = self.route(scope, headers)
             body = await self.read_body(route, receive, headers) if has_body(headers) else b""
             # The common caller without a coroutine: a bearer token seen moments ago.
@@ -200,23 +213,33 @@ class Skeleton(Generic[RouteT]):
             return  # nobody to answer, and nothing done
         except errors.ApiError as error:
             outcome = self.refused(route, scope, error)
-        except Exception:
+            reason = error.reason or reason_of(error.status, error.body)
+        except Exception as exc:
             log.exception("unhandled error in %s %s", scope["method"], scope["path"])
             outcome = self.refused(route, scope, self.internal_error())
+            reason = f"unhandled error: {type(exc).__name__} (the server log has the traceback)"
         status, payload, content_type, _ = outcome
+        transaction_id = self._transaction_ids.take()
+        journal = self._journal
         if isinstance(payload, Stream):
             head = [
                 *self._fixed_head,
-                (b"x-transaction-id", self._transaction_ids.take()),
+                (b"x-transaction-id", transaction_id),
                 *self.head(route, scope, principal, outcome),
                 (b"x-response-time", elapsed_ms(started)),
             ]
+            if fault is not None and (fault.stream_after_lines is not None or fault.stall):
+                payload = wrap_stream(fault, payload)
+            if journal is not None:  # a stream is journalled as it opens: it may last for hours
+                self._record(
+                    journal, scope, status, started, route, principal, reason, body, b"", transaction_id
+                )
             await send_stream(send, receive, status, self._problem_types.rewrite_stream(payload), head)
             return
         head = [
             _JSON_TYPE if content_type is errors.JSON else header(b"content-type", content_type),
             *self._fixed_head,
-            (b"x-transaction-id", self._transaction_ids.take()),
+            (b"x-transaction-id", transaction_id),
             *self.head(route, scope, principal, outcome),
             (b"x-response-time", elapsed_ms(started)),
         ]
@@ -224,6 +247,37 @@ class Skeleton(Generic[RouteT]):
         if self._rewrite_types is not None:
             data = self._rewrite_types(data)
         await send_raw(scope, send, status, data, head)
+        if journal is not None:
+            self._record(
+                journal, scope, status, started, route, principal, reason, body, data, transaction_id
+            )
+
+    def _record(
+        self,
+        journal: RequestJournal,
+        scope: Scope,
+        status: int,
+        started: float,
+        route: RouteT | None,
+        principal: Principal | None,
+        reason: str | None,
+        body: bytes,
+        data: bytes,
+        transaction_id: bytes,
+    ) -> None:
+        journal.record(
+            scope["method"],
+            scope["path"],
+            scope.get("query_string", b""),
+            status,
+            started,
+            self.operation(route) if route is not None else "",
+            principal,
+            reason,
+            body,
+            data,
+            transaction_id,
+        )
 
     # ---- shared stages --------------------------------------------------------------------------
 
@@ -270,6 +324,10 @@ class Skeleton(Generic[RouteT]):
     def refused(self, route: RouteT | None, scope: Scope, error: errors.ApiError) -> Outcome:
         """An error as the dialect shapes it."""
         return error.status, error.body, error.content_type, error.headers
+
+    def operation(self, route: RouteT) -> str:
+        """The operation's name for the journal and the metrics (the official document's id)."""
+        return ""
 
     def internal_error(self) -> errors.ApiError:
         return errors.internal_error()

@@ -40,3 +40,7 @@ class DeliveryRecords:
     async def listing(self, webhook_id: int | None) -> list[dict[str, Any]]:
         """The rows of one webhook (of every webhook when None), rendered."""
         return [render_delivery(row) for row in await self._store.listing(webhook_id)]
+
+    async def backlog(self) -> tuple[dict[str, int], int]:
+        """Rows by state, and the events not yet turned into deliveries (the metrics' gauges)."""
+        return await self._store.counts_by_state(), await self._store.lag()

@@ -94,6 +94,10 @@ class StreamHub:
         connections drain instead of being cut. Returns how many there were."""
         return self._registry.end_all(SHUTDOWN)
 
+    def open_count(self) -> int:
+        """Streams open in this process now (the metrics' gauge)."""
+        return len(self._registry.active)
+
     async def open(
         self, opening: Opening, endpoint: Endpoint, selector: Selector, partition: int | None = None
     ) -> Stream:

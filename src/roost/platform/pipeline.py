@@ -147,12 +147,19 @@ class Pipeline(Skeleton[Route]):
             raise errors.route_not_found()
         return match
 
+    def operation(self, route: Route) -> str:
+        return route[0].operation_id
+
     async def identify(self, route: Route, scope: Scope, headers: dict[str, str], body: bytes) -> Principal:
         principal = await self.authenticate(scope, headers, body, v2=True)
         if principal is None:
-            raise errors.unauthorized()
+            raise errors.unauthorized().because(
+                "no credentials: send Authorization with a bearer token, OAuth 1.0a or an OAuth 2.0 token"
+            )
         if principal.kind == "oauth1" and principal.user_id is None and "oauth1" in route[0].auth:
-            raise errors.unauthorized()  # a consumer-only signature names no user
+            raise errors.unauthorized().because(  # a consumer-only signature names no user
+                "OAuth 1.0a without oauth_token names no user; this operation needs a user's token"
+            )
         return principal
 
     async def serve(
@@ -241,15 +248,25 @@ class Pipeline(Skeleton[Route]):
 
     def _authorize(self, op: Operation, principal: Principal) -> None:
         if principal.kind not in op.auth or (principal.kind != APP and principal.user_id is None):
-            raise errors.unsupported_authentication(principal.kind, op.auth)
+            raise errors.unsupported_authentication(principal.kind, op.auth).because(
+                f"{op.operation_id} accepts {', '.join(sorted(op.auth))}; the request used {principal.kind}"
+            )
         if principal.kind == "oauth2" and op.scopes:
             missing = [scope for scope in op.scopes if scope not in principal.scopes]
             if missing:
-                raise errors.missing_scopes(missing)
+                raise errors.missing_scopes(missing).because(
+                    f"{op.operation_id} needs the scopes {' '.join(op.scopes)}; the token lacks "
+                    f"{' '.join(missing)} (it has {' '.join(sorted(principal.scopes)) or 'none'})"
+                )
         if op.dm and principal.kind == "oauth1" and principal.access_level != DM_ACCESS_LEVEL:
-            raise errors.coded(403, 93)
+            raise errors.coded(403, 93).because(
+                f"{op.operation_id} reads or sends direct messages: the OAuth 1.0a token's access level "
+                f"is {principal.access_level}, not {DM_ACCESS_LEVEL}"
+            )
         if op.write and principal.kind == "oauth1" and not principal.can_write:
-            raise errors.oauth1_permissions()
+            raise errors.oauth1_permissions().because(
+                f"{op.operation_id} writes: the OAuth 1.0a token's access level is {principal.access_level}"
+            )
 
     def _rate_limit(self, op: Operation, principal: Principal, now: float) -> RawHeaders:
         limits = op.rate_limit
@@ -262,7 +279,11 @@ class Pipeline(Skeleton[Route]):
         if limit is not None:
             window, allowed = self.limiter.hit(key, limit, limits.window_s, now)
             if not allowed:
-                raise errors.too_many_requests(window_headers("x-rate-limit", window))
+                whose = "the app" if len(key) == 2 else "this user of the app"
+                raise errors.too_many_requests(window_headers("x-rate-limit", window)).because(
+                    f"rate limit: {op.operation_id} allows {limit} requests per {limits.window_s // 60} "
+                    f"minutes to {whose}; the window resets at {window.reset_s} (epoch seconds)"
+                )
             headers = window_raw_headers("x-rate-limit", window)
         if op.daily_cap is not None:
             try:
@@ -297,7 +318,11 @@ class Pipeline(Skeleton[Route]):
         if self.limiter.enabled and (app_window.remaining <= 0 or user_window.remaining <= 0):
             headers = window_headers("x-app-limit-24hour", app_window)
             headers.update(window_headers("x-user-limit-24hour", user_window))
-            raise errors.too_many_requests(headers)
+            which = "app" if app_window.remaining <= 0 else "user"
+            raise errors.too_many_requests(headers).because(
+                f"24-hour cap: {op.operation_id} allows {cap.app} per app and {cap.user} per user a day; "
+                f"the {which} cap is spent"
+            )
         app_window, _ = self.limiter.hit(app_key, cap.app, 86_400, now)
         user_window, _ = self.limiter.hit(user_key, cap.user, 86_400, now)
         headers = window_headers("x-app-limit-24hour", app_window)

@@ -310,6 +310,9 @@ class V1Pipeline(Skeleton[tuple[str, V1Route]]):
             raise errors.coded(429, 88, headers=window_headers("x-rate-limit", window))
         return window_raw_headers("x-rate-limit", window)
 
+    def operation(self, route: tuple[str, V1Route]) -> str:
+        return route[0]  # v1.1 calls have no operation id: the path names them
+
     def refused(self, route: tuple[str, V1Route] | None, scope: Scope, error: errors.ApiError) -> Outcome:
         if error.content_type != errors.JSON and "errors" not in error.body:
             # A v2-shaped refusal (too large a body): the upload service's shape.

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, null, or_, select, update
+from sqlalchemy import bindparam, func, insert, null, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
-from roost.storage.schema import aaa_subscriptions, deliveries, settings, webhooks
+from roost.storage.schema import aaa_subscriptions, deliveries, events, settings, webhooks
 
 CURSOR_KEY = "delivery_cursor"
 
@@ -78,6 +78,8 @@ _release_expired = (
     .values(state="pending", claimed_by=null(), claim_expires_at=null())
 )
 _all = select(deliveries).order_by(deliveries.c.id).limit(bindparam("limit"))
+_by_state = select(deliveries.c.state, func.count().label("rows")).group_by(deliveries.c.state)
+_newest_position = select(func.coalesce(func.max(events.c.position), 0))
 _record = (
     update(deliveries)
     .where(deliveries.c.id == bindparam("id"))
@@ -110,6 +112,16 @@ class DeliveryStore:
     async def cursor(self) -> int:
         value = await self._db.fetch_value(_cursor)
         return int(value) if value is not None else 0
+
+    async def counts_by_state(self) -> dict[str, int]:
+        """How many delivery rows are in each state (pending, sending, delivered, failed)."""
+        rows = await self._db.fetch_all(_by_state)
+        return {str(row["state"]): int(row["rows"]) for row in rows}
+
+    async def lag(self) -> int:
+        """Events in the log after the cursor: appended, not yet turned into deliveries."""
+        newest = int(await self._db.fetch_value(_newest_position) or 0)
+        return max(0, newest - await self.cursor())
 
     async def targets(self, user_id: int) -> list[Row]:
         """Valid webhooks with an account-activity subscription for `user_id`."""
