@@ -294,15 +294,25 @@ def main() -> None:
         url = f"sqlite:///{served}"
         roost_command = [PYTHON, str(BENCH / "serve.py"), "roost", "--db", url, "--port", str(roost_port)]
         roost = spawn(roost_command, server_cpu, log)
-        # The same lookup on a second roost that keeps no request journal (issue 17: the journal's cost).
-        unlogged_db = work / "unlogged.db"
-        shutil.copyfile(database, unlogged_db)
-        unlogged_port = free_port()
-        unlogged_command = [PYTHON, str(BENCH / "serve.py"), "roost", "--db", f"sqlite:///{unlogged_db}"]
-        unlogged_command += ["--port", str(unlogged_port), "--request-log", "0"]
-        unlogged = spawn(unlogged_command, server_cpu, log)
+        # Issue 17, the request journal's cost: two more roosts, twins that serve only the single lookup
+        # (no batch load before it to leave a different heap), one keeping the journal, one not.
+        twins: dict[str, tuple[subprocess.Popen[bytes], int]] = {}
+        for twin, kept in (("logged", "2000"), ("unlogged", "0")):
+            twin_db = work / f"{twin}.db"
+            shutil.copyfile(database, twin_db)
+            twin_port = free_port()
+            twin_command = [PYTHON, str(BENCH / "serve.py"), "roost", "--db", f"sqlite:///{twin_db}"]
+            twin_command += ["--port", str(twin_port), "--request-log", kept]
+            twins[twin] = (spawn(twin_command, server_cpu, log), twin_port)
+        (logged, logged_port), (unlogged, unlogged_port) = twins["logged"], twins["unlogged"]
         rss: dict[str, int] = {}
-        rounds: dict[str, list[LoadResult]] = {"bare": [], "single": [], "batch": [], "unlogged": []}
+        rounds: dict[str, list[LoadResult]] = {
+            "bare": [],
+            "single": [],
+            "batch": [],
+            "logged": [],
+            "unlogged": [],
+        }
         try:
             wait_ready(f"http://{HOST}:{bare_port}/", bare, log)
             bare_body = http_get(f"http://{HOST}:{bare_port}/")[1]
@@ -313,14 +323,16 @@ def main() -> None:
             if not token:
                 raise SystemExit(f"no bearer token from /_roost/credentials ({status})")
             check_roost(roost_port, token, ids[len(ids) // 2 :], served)
+            wait_ready(f"http://{HOST}:{logged_port}/_roost/health", logged, log)
             wait_ready(f"http://{HOST}:{unlogged_port}/_roost/health", unlogged, log)
             plan = (
                 ("bare", "(a) bare ASGI", bare_port, None, "", bare.pid),
                 ("single", "(b) roost single lookup", roost_port, ids_file, token, roost.pid),
                 ("batch", "(c) roost 100-id lookup", roost_port, ids_file, token, roost.pid),
+                ("logged", "(d) single lookup, journal on (twin)", logged_port, ids_file, token, logged.pid),
                 (
                     "unlogged",
-                    "(d) roost single lookup, no request journal",
+                    "(e) single lookup, journal off (twin)",
                     unlogged_port,
                     ids_file,
                     token,
@@ -328,8 +340,10 @@ def main() -> None:
                 ),
             )
             for number in range(1, args.rounds + 1):
-                for name, title, port, ids_path, bearer, pid in plan:
-                    mode = "single" if name == "unlogged" else name
+                # The twins take turns at going first, so neither always follows the batch load.
+                order = plan if number % 2 else (*plan[:3], plan[4], plan[3])
+                for name, title, port, ids_path, bearer, pid in order:
+                    mode = "single" if name in ("logged", "unlogged") else name
                     result = run_load(
                         name, generator, wrk, port, mode, ids_path, bearer, args, generator_cpu, pid
                     )
@@ -340,6 +354,7 @@ def main() -> None:
             rss["peak"] = proc_status_kb(roost.pid, "VmHWM")
         finally:
             stop(roost)
+            stop(logged)
             stop(unlogged)
             stop(bare)
         if roost.returncode not in (0, None):

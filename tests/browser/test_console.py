@@ -274,6 +274,40 @@ def test_the_retry_button_delivers_again(
         receiver.httpd.shutdown()
 
 
+def test_the_replay_button_delivers_the_window_again(
+    server: LiveServer, http: httpx.Client, credentials: dict[str, Any], page: Page, shots: Path
+) -> None:
+    receiver = CountingReceiver()
+    receiver.secret = credentials["consumer_secret"]
+    app_only = {"Authorization": f"Bearer {credentials['bearer_token']}"}
+    user = {"Authorization": f"Bearer {credentials['oauth2_user_token']}"}
+    hook = http.post("/2/webhooks", json={"url": receiver.url}, headers=app_only)
+    assert hook.status_code == 200, hook.text
+    webhook_id = hook.json()["data"]["id"]
+    try:
+        path = f"/2/account_activity/webhooks/{webhook_id}/subscriptions/all"
+        assert http.post(path, json={}, headers=user).status_code == 200
+        before = http.get("/_roost/clock").json()["now"]
+        posted = http.post("/2/tweets", json={"text": f"replay me {uuid.uuid4().hex[:6]}"}, headers=user)
+        assert posted.status_code == 201, posted.text
+        post_id = posted.json()["data"]["id"]
+        assert wait_for(lambda: receiver.posts[post_id] == 1), "the post was not delivered"
+        # Replay windows are whole minutes: move the clock past the post's minute.
+        after = http.post("/_roost/clock", json={"advance_seconds": 120}).json()["now"]
+
+        page.goto(server.base_url + CONSOLE + f"/webhooks/{webhook_id}")
+        page.fill("#replay-from", before)
+        page.fill("#replay-to", after)
+        page.click("#replay-submit")
+        assert wait_for(lambda: receiver.posts[post_id] == 2, timeout=30), "the replay did not redeliver"
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.inner_text("#result").startswith("200")
+        screenshot(page, shots, "webhook-replayed")
+    finally:
+        http.delete(f"/2/webhooks/{webhook_id}", headers=app_only)
+        receiver.httpd.shutdown()
+
+
 # ---- fault rules -------------------------------------------------------------------------------------
 
 

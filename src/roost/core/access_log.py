@@ -50,7 +50,7 @@ class AccessLog:
         log = self._log
         if not log.isEnabledFor(logging.INFO):
             return
-        method, path, status, latency_ms = entry[2], entry[3], entry[5], entry[6]
+        method, path, status, latency_ms = entry[2], entry[3], entry[5], round(entry[6], 3)
         app, user = entry[9], entry[10]
         reason = brief(entry[11]) if entry[11] else None
         fields = {

@@ -18,6 +18,10 @@ from roost.core import jsonio
 from roost.core.principal import Principal
 
 BODY_KEPT = 4096  # bytes of each body the journal keeps; enough to see a problem, not to hold uploads
+# Of a successful answer, only its beginning: a reference to the whole body would keep each answer's
+# memory alive for 2,000 requests, which costs the single lookup about 5% (allocations that are no
+# longer reused while hot); a short copy costs a fraction of that (bench/RESULTS.md, issue 17).
+SUCCESS_BODY_KEPT = 400
 DEFAULT_SIZE = 2000
 
 # (id, at wall ms, method, path, query, status, latency ms, operation, auth kind, app id, user id,
@@ -55,6 +59,7 @@ class RequestJournal:
         self.size = size
         self._entries: deque[Entry] = deque(maxlen=max(size, 1))
         self._ids = itertools.count(1)
+        self._wall_offset = time.time() - time.perf_counter()  # perf_counter readings to wall time
         self.listeners: list[Listener] = []
 
     @property
@@ -77,19 +82,19 @@ class RequestJournal:
     ) -> None:
         entry: Entry = (
             next(self._ids),
-            int(time.time() * 1000),
+            int((started + self._wall_offset) * 1000),  # when it arrived, without another clock call
             method,
             path,
             query.decode("latin-1") if query else "",
             status,
-            round((time.perf_counter() - started) * 1000, 3),
+            (time.perf_counter() - started) * 1000,
             operation,
             principal.kind if principal is not None else "",
             principal.app_id if principal is not None else None,
             principal.user_id if principal is not None else None,
             reason,
             request_body[:BODY_KEPT],
-            response_body[:BODY_KEPT],
+            response_body[: SUCCESS_BODY_KEPT if status < 400 else BODY_KEPT],
             transaction_id.decode("ascii") if transaction_id else "",
         )
         if self.size:
@@ -160,7 +165,7 @@ def as_dict(entry: Entry, whole: bool = False) -> dict[str, Any]:
         "path": path,
         "query": query,
         "status": status,
-        "latency_ms": latency,
+        "latency_ms": round(latency, 3),
         "operation": operation or None,
         "auth": kind or None,
         "app_id": str(app) if app is not None else None,
@@ -168,7 +173,7 @@ def as_dict(entry: Entry, whole: bool = False) -> dict[str, Any]:
         "reason": reason,
         "request_body": _text(req),
         "response_body": _text(resp),
-        "truncated": len(req) >= BODY_KEPT or len(resp) >= BODY_KEPT,
+        "truncated": len(req) >= BODY_KEPT or len(resp) >= (SUCCESS_BODY_KEPT if status < 400 else BODY_KEPT),
         "transaction_id": tx or None,
     }
 
