@@ -77,6 +77,18 @@ def test_a_clock_set_on_one_process_is_seen_on_the_other(pair: tuple[str, str, s
     assert eventually(lambda: target <= now_ms(first) < target + DAY_MS)
 
 
+def test_a_clock_frozen_on_one_process_stands_still_on_the_other(pair: tuple[str, str, str]) -> None:
+    first, second, _ = pair
+    frozen = httpx.post(first + "/_roost/clock", json={"freeze": True}, timeout=10).json()
+    try:
+        at = parse_rfc3339(frozen["now"])
+        assert eventually(lambda: httpx.get(second + "/_roost/clock", timeout=10).json()["frozen"] is True)
+        assert now_ms(second) == at
+    finally:
+        httpx.post(first + "/_roost/clock", json={"freeze": False}, timeout=10)
+    assert eventually(lambda: httpx.get(second + "/_roost/clock", timeout=10).json()["frozen"] is False)
+
+
 def settings_of(base_url: str) -> dict[str, str]:
     """The settings set on that process, as stored text (the listing also shows the unset ones)."""
     response = httpx.get(base_url + "/_roost/settings", timeout=10)

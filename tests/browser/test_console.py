@@ -334,3 +334,16 @@ def test_a_fault_rule_added_in_the_console_is_answered(
     assert re.search(r"\b1\b", page.inner_text("#faults table tbody"))  # one hit
     page.click("#clear-faults")
     page.wait_for_selector("#faults >> text=No fault rules.")
+
+
+def test_the_clock_freezes_and_runs_again_from_the_console(
+    server: LiveServer, http: httpx.Client, page: Page
+) -> None:
+    page.goto(server.base_url + CONSOLE + "/clock")
+    page.wait_for_selector("#clock-state >> text=running")
+    page.click("#freeze-submit")
+    page.wait_for_selector("#clock-state >> text=frozen")
+    assert http.get("/_roost/clock").json()["frozen"] is True
+    page.click("#freeze-submit")
+    page.wait_for_selector("#clock-state >> text=running")
+    assert http.get("/_roost/clock").json()["frozen"] is False

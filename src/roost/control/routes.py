@@ -91,10 +91,16 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
                 if target is None:
                     raise errors.invalid_body("set must be an ISO 8601 timestamp with a time zone")
                 await domain.shared.set_clock(target)
+            elif "freeze" in body:
+                if not isinstance(body["freeze"], bool):
+                    raise errors.invalid_body("freeze must be true or false")
+                await domain.shared.freeze_clock(body["freeze"])
             else:
-                raise errors.invalid_body("expected advance_seconds or set")
+                raise errors.invalid_body("expected advance_seconds, set or freeze")
             state.wake_workers()
-        return OrjsonResponse({"now": iso_ms(domain.maintenance.now_ms())})
+        return OrjsonResponse(
+            {"now": iso_ms(domain.maintenance.now_ms()), "frozen": domain.maintenance.clock_frozen()}
+        )
 
     async def create_user(request: Request) -> Response:
         body = await _json(request)

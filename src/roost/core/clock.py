@@ -42,6 +42,16 @@ class Clock:
     def freeze(self, at_ms: int | None = None) -> None:
         self._frozen_ms = self.now_ms() if at_ms is None else at_ms
 
+    def unfreeze(self) -> None:
+        """Run again from the frozen instant (nothing is skipped)."""
+        if self._frozen_ms is not None:
+            self._offset_ms = self._frozen_ms - int(time.time() * 1000)
+            self._frozen_ms = None
+
+    @property
+    def frozen(self) -> bool:
+        return self._frozen_ms is not None
+
     def snapshot(self) -> str:
         """The clock's setting as text other processes can `restore`: its offset from the wall clock
         (processes of one machine share the wall clock), or the frozen instant."""

@@ -74,6 +74,10 @@ class ConsoleAdmin:
             for row in await self._store.webhooks()
         ]
 
+    async def crc_checks(self, webhook_id: int) -> list[Row]:
+        """The webhook's newest CRC checks (at creation, on request, on schedule), newest first."""
+        return await self._store.crc_checks(webhook_id)
+
     async def deliveries(self, webhook_id: int, before: int | None, limit: int) -> list[Row]:
         return await self._store.deliveries(webhook_id, before, limit)
 

@@ -73,6 +73,9 @@ class Maintenance:
     def now_ms(self) -> int:
         return self._clock.now_ms()
 
+    def clock_frozen(self) -> bool:
+        return self._clock.frozen
+
     def advance_clock(self, seconds: float) -> None:
         self._clock.advance(seconds)
 

@@ -66,6 +66,15 @@ class SharedSettings(PeriodicWorker):
             self._clock.set(epoch_ms)
             await self._store_clock()
 
+    async def freeze_clock(self, frozen: bool) -> None:
+        """Stop the clock where it is (every process), or let it run again from there."""
+        async with self._turn:
+            if frozen:
+                self._clock.freeze()
+            else:
+                self._clock.unfreeze()
+            await self._store_clock()
+
     async def change_features(self, changes: dict[str, str | None]) -> dict[str, str]:
         """Apply `changes` (None removes a setting) here and for every process; the settings now."""
         async with self._turn:

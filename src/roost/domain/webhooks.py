@@ -208,6 +208,7 @@ class WebhookService:
         async with self._db.transaction() as tx:
             await self._admissible(tx, principal, url)  # again: another request may have won meanwhile
             await rows.insert_webhook(tx, row)
+            await rows.insert_crc_check(tx, webhook_id, now, True, outcome.detail or "passed", "create")
             await self._event(tx, "webhook.create", None, webhook_id, app_id=principal.app_id, url=url)
         return render_webhook(row)
 
@@ -242,6 +243,9 @@ class WebhookService:
             self._clock.now_ms(),
         )
         await self._webhooks.record_crc(webhook_id, valid, validated_at)
+        await self._webhooks.note_crc(
+            webhook_id, self._clock.now_ms(), outcome.passed, outcome.detail or "passed", "request"
+        )
         return valid
 
     # ---- replay -------------------------------------------------------------------------------

@@ -97,6 +97,8 @@ class CrcScheduler:
             )
             if valid != bool(current["valid"]) or validated_at != current["validated_at"]:
                 await webhooks.record_crc(webhook_id, valid, validated_at)
+            detail = outcome.detail or "passed"
+            await webhooks.note_crc(webhook_id, self._clock.now_ms(), outcome.passed, detail, "scheduled")
             if not outcome.passed:
                 log.info("scheduled CRC of webhook %s failed: %s", webhook_id, outcome.detail)
         except asyncio.CancelledError:

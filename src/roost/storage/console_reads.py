@@ -12,6 +12,7 @@ from sqlalchemy import ColumnElement, Select, bindparam, func, or_, select, upda
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import (
+    crc_checks,
     deliveries,
     dm_events,
     oauth1_tokens,
@@ -101,6 +102,12 @@ _replays = (
     .order_by(replay_jobs.c.created_at.desc())
     .limit(10)
 )
+_crc_checks = (
+    select(crc_checks)
+    .where(crc_checks.c.webhook_id == bindparam("webhook_id"))
+    .order_by(crc_checks.c.id.desc())
+    .limit(50)
+)
 _newest_deliveries = (
     select(deliveries)
     .where(deliveries.c.webhook_id == bindparam("webhook_id"), deliveries.c.id < bindparam("before"))
@@ -171,6 +178,9 @@ class ConsoleStore:
 
     async def webhook(self, webhook_id: int) -> Row | None:
         return await self._db.fetch_one(_webhook, {"id": webhook_id})
+
+    async def crc_checks(self, webhook_id: int) -> list[Row]:
+        return await self._db.fetch_all(_crc_checks, {"webhook_id": webhook_id})
 
     async def replay_jobs(self, webhook_id: int) -> list[Row]:
         return await self._db.fetch_all(_replays, {"webhook_id": webhook_id})

@@ -327,6 +327,19 @@ webhooks = Table(
     Index("ix_webhooks_project", "project_id"),
 )
 
+# Each webhook's newest CRC checks (issue 17: the console shows the history), at most 50 per webhook.
+crc_checks = Table(
+    "crc_checks",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("webhook_id", BigInteger, nullable=False),
+    Column("at_ms", BigInteger, nullable=False),
+    Column("passed", Integer, nullable=False),
+    Column("detail", Text, nullable=False),
+    Column("trigger", Text, nullable=False),  # create | request (PUT /2/webhooks/:id) | scheduled
+    Index("ix_crc_checks_webhook", "webhook_id", "id"),
+)
+
 # Account-activity subscriptions: one user of one app on one webhook.
 aaa_subscriptions = Table(
     "aaa_subscriptions",

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
-from roost.storage.schema import aaa_subscriptions, webhooks
+from roost.storage.schema import aaa_subscriptions, crc_checks, webhooks
 from roost.storage.statements import insert_all
 
 _webhook = select(webhooks).where(webhooks.c.id == bindparam("id"))
@@ -19,6 +19,32 @@ _by_url = select(webhooks.c.id).where(
     webhooks.c.app_id == bindparam("app_id"), webhooks.c.url == bindparam("url")
 )
 _insert_webhook = insert_all(webhooks)
+CRC_CHECKS_KEPT = 50
+_insert_crc_check = crc_checks.insert().values(
+    webhook_id=bindparam("webhook_id"),
+    at_ms=bindparam("at_ms"),
+    passed=bindparam("passed"),
+    detail=bindparam("detail"),
+    trigger=bindparam("trigger"),
+)
+# Only the newest checks of a webhook are kept: the history is for looking, not for ever.
+_trim_crc_checks = delete(crc_checks).where(
+    crc_checks.c.webhook_id == bindparam("webhook_id"),
+    crc_checks.c.id.not_in(
+        select(crc_checks.c.id)
+        .where(crc_checks.c.webhook_id == bindparam("webhook_id"))
+        .order_by(crc_checks.c.id.desc())
+        .limit(CRC_CHECKS_KEPT)
+        .scalar_subquery()
+    ),
+)
+_delete_crc_checks = delete(crc_checks).where(crc_checks.c.webhook_id == bindparam("webhook_id"))
+_crc_history = (
+    select(crc_checks)
+    .where(crc_checks.c.webhook_id == bindparam("webhook_id"))
+    .order_by(crc_checks.c.id.desc())
+    .limit(CRC_CHECKS_KEPT)
+)
 _delete_webhook = delete(webhooks).where(webhooks.c.id == bindparam("id"))
 _delete_subscriptions_of = delete(aaa_subscriptions).where(
     aaa_subscriptions.c.webhook_id == bindparam("webhook_id")
@@ -107,6 +133,15 @@ class WebhookStore:
                 _record_crc, {"id": webhook_id, "valid": int(valid), "validated_at": validated_at}
             )
 
+    async def note_crc(self, webhook_id: int, at_ms: int, passed: bool, detail: str, trigger: str) -> None:
+        """One CRC check in the webhook's history (its newest CRC_CHECKS_KEPT are kept)."""
+        async with self._db.transaction() as tx:
+            await insert_crc_check(tx, webhook_id, at_ms, passed, detail, trigger)
+
+    async def crc_history(self, webhook_id: int) -> list[Row]:
+        """The webhook's newest CRC checks, newest first."""
+        return await self._db.fetch_all(_crc_history, {"webhook_id": webhook_id})
+
     async def crc_due(self, validated_before: int, attempted_before: int, limit: int = 100) -> list[Row]:
         """Valid webhooks due for a scheduled CRC."""
         return await self._db.fetch_all(
@@ -134,7 +169,16 @@ async def get_webhook_tx(tx: Executor, webhook_id: int) -> Row | None:
 
 async def delete_webhook(tx: Executor, webhook_id: int) -> None:
     await tx.execute(_delete_subscriptions_of, {"webhook_id": webhook_id})
+    await tx.execute(_delete_crc_checks, {"webhook_id": webhook_id})
     await tx.execute(_delete_webhook, {"id": webhook_id})
+
+
+async def insert_crc_check(
+    tx: Executor, webhook_id: int, at_ms: int, passed: bool, detail: str, trigger: str
+) -> None:
+    params = {"webhook_id": webhook_id, "at_ms": at_ms, "passed": int(passed), "detail": detail[:500]}
+    await tx.execute(_insert_crc_check, {**params, "trigger": trigger})
+    await tx.execute(_trim_crc_checks, {"webhook_id": webhook_id})
 
 
 async def subscription_tx(tx: Executor, webhook_id: int, user_id: int) -> Row | None:

@@ -54,6 +54,15 @@ def webhook_item(row: Row, replays: list[Row]) -> dict[str, Any]:
     }
 
 
+def crc_item(row: Row) -> dict[str, Any]:
+    return {
+        "at": _iso(row["at_ms"]),
+        "passed": bool(row["passed"]),
+        "detail": row["detail"],
+        "trigger": row["trigger"],
+    }
+
+
 def delivery_item(row: Row) -> dict[str, Any]:
     body = row["body"]
     try:
@@ -100,11 +109,13 @@ def webhook_routes(state: ServerState) -> list[BaseRoute]:
         if view is None:
             return render(request, "error.html", 404, title="Not found", message=f"no webhook {webhook_id}")
         rows = await console.deliveries(webhook_id, optional_id(query.get("before"), "before"), limit)
+        checks = [crc_item(check) for check in await console.crc_checks(webhook_id)]
         return render(
             request,
             "webhook.html",
             title=f"Webhook {webhook_id}",
             hook=webhook_item(view.row, view.replays),
+            checks=checks,
             deliveries=[delivery_item(row) for row in rows],
             older=str(rows[-1]["id"]) if len(rows) == limit else None,
             now=iso_ms(state.domain.maintenance.now_ms()),

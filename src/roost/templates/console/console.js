@@ -106,6 +106,7 @@ function jsonForms() {
 window.replayBody = (data) => ({ from: data.get('from'), to: data.get('to') });
 window.advanceBody = (data) => ({ advance_seconds: Number(data.get('seconds')) });
 window.setBody = (data) => ({ set: new Date(data.get('at')).toISOString() });
+window.freezeBody = (data) => ({ freeze: data.get('freeze') === '1' });
 window.faultBody = (data) => {
   const body = { method: data.get('method'), path: data.get('path'), status: Number(data.get('status')) };
   for (const name of ['latency_ms', 'times', 'probability']) {
@@ -125,6 +126,13 @@ window.loadClock = async () => {
   if (!target) return;
   const result = await call('GET', '/_roost/clock');
   target.textContent = result.status === 200 ? result.body.now : `unavailable (${result.status})`;
+  const frozen = result.status === 200 && result.body.frozen === true;
+  const value = $('#freeze-value');
+  if (value) {
+    value.value = frozen ? '0' : '1';
+    $('#freeze-submit').textContent = frozen ? 'Let it run' : 'Freeze';
+    $('#clock-state').textContent = frozen ? 'frozen' : 'running';
+  }
 };
 
 window.loadFaults = async () => {
