@@ -121,6 +121,9 @@ window.priceBody = (data) => {
 
 // ---- clock and faults --------------------------------------------------------------------------------
 
+// A window's reset (epoch seconds, as the x-rate-limit-reset header has it), readable, with the raw value.
+const resetText = (seconds) => `${new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')} (${seconds})`;
+
 window.loadClock = async () => {
   const target = $('#clock-now');
   if (!target) return;
@@ -164,7 +167,7 @@ window.loadLimits = async () => {
     limits.replaceChildren(el('p', { class: 'note' }, 'No rate-limit window is open.'));
   } else {
     limits.replaceChildren(table(['operation', 'app', 'user', 'limit', 'remaining', 'reset'],
-      windows.body.data.map((w) => [w.operation, w.app_id, w.user_id ?? '', w.limit, w.remaining, w.reset])));
+      windows.body.data.map((w) => [w.operation, w.app_id, w.user_id ?? '', w.limit, w.remaining, resetText(w.reset)])));
   }
   const usage = $('#usage');
   const used = await call('GET', '/_roost/usage');
