@@ -17,10 +17,12 @@ from roost.control.community import community_routes
 from roost.control.console import console_routes
 from roost.control.deliveries import delivery_routes
 from roost.control.delivery_actions import delivery_action_routes
+from roost.control.docs import DocumentCors, docs_routes
 from roost.control.faults import fault_routes
 from roost.control.observe import observe
 from roost.control.requests import request_routes
 from roost.control.routes import build_control_app
+from roost.control.snapshot import snapshot_routes
 from roost.control.social import social_routes
 from roost.control.spaces import space_routes
 from roost.control.state import ServerState
@@ -35,6 +37,7 @@ from roost.oauth.limits import OAuthLimits
 from roost.platform.compliance_storage import compliance_storage_routes
 from roost.platform.media_files import MediaFiles
 from roost.platform.openapi import build_document
+from roost.platform.openapi_ads import build_ads_document
 from roost.platform.pipeline import Pipeline
 from roost.platform.registry import all_operations
 from roost.platform.v1 import ROUTES as V1_ROUTES
@@ -53,6 +56,7 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("/2/oauth2", PAGES),  # the OAuth 2.0 authorize page, token and revoke
     ("/2/openapi.json", PAGES),  # roost's own OpenAPI document
     ("/2/", V2),  # the platform API v2 (`platform/`)
+    ("/12/openapi.json", PAGES),  # the Ads API's OpenAPI document (`control/docs.py`)
     ("/12/", ADS),  # the Ads API (`ads/`): the current version,
     ("/11/", ADS),  # the one the current SDK release calls,
     ("/5/", ADS),  # the recommendations version,
@@ -160,8 +164,11 @@ class RoostApp:
                 *observe(journal, self.settings, server, [path for _, path in V1_ROUTES]),
                 *delivery_action_routes(state),  # the console (issue 17): retry and replay buttons,
                 *console_routes(state, engine, journal),  # and its pages
+                *docs_routes(lambda: build_ads_document(all_ads_operations())),  # documents, Swagger UI
+                *snapshot_routes(state),  # whole-state snapshots
             ],
         )
+        pages.add_middleware(DocumentCors)  # the OpenAPI documents readable from other origins
         v2 = Pipeline(
             server.stages,
             self.settings,

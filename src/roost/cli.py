@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import sys
 from collections.abc import Awaitable, Callable
@@ -12,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from roost.commands.proxy import proxy
+from roost.commands.seed import seed
+from roost.commands.snapshot import snapshot
 from roost.config import Settings
 from roost.core.access_log import configure_logging
 from roost.serving import REQUEST_TIMEOUT_S, Server
@@ -27,9 +31,16 @@ def main() -> None:
     """roost: a faithful local platform API v2 and Ads API v12."""
 
 
-@main.command()
+@main.command(
+    epilog="""\b
+Examples:
+  roost serve                                   # SQLite under the data directory, demo data
+  roost serve --port 9000 --no-demo --db sqlite:///./my.db
+  roost serve --db postgresql://postgres@127.0.0.1:5432/roost --workers 4 --admin-token s3cret
+  roost serve --option webhook_limit=5 --access-log --log-format json"""
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", default=8080, show_default=True, type=int)
+@click.option("--port", default=8080, show_default=True, type=int, help="Port to listen on.")
 @click.option(
     "--db", "db_url", default="", help="sqlite:///PATH (default under the data directory) or postgresql://..."
 )
@@ -42,7 +53,12 @@ def main() -> None:
     help="Names to emit: the real platform's (x) or the seeds' literal ones (service).",
 )
 @click.option("--no-rate-limits", is_flag=True, help="Never answer 429 (headers are still sent).")
-@click.option("--problem-type-base", default="https://api.x.com/2/problems/", show_default=True)
+@click.option(
+    "--problem-type-base",
+    default="https://api.x.com/2/problems/",
+    show_default=True,
+    help="Base URI of problem `type` values in v2 error bodies.",
+)
 @click.option(
     "--limits",
     "limits_file",
@@ -95,7 +111,12 @@ def main() -> None:
     metavar="N",
     help="Keep the newest N requests for the console and GET /_roost/requests (0: keep none).",
 )
-@click.option("--log-level", default="warning", show_default=True)
+@click.option(
+    "--log-level",
+    default="warning",
+    show_default=True,
+    help="Least severe log level printed: debug, info, warning, error.",
+)
 @click.option("--access-log", is_flag=True, help="Log one line per request (logger roost.access, stderr).")
 @click.option(
     "--log-format",
@@ -219,9 +240,15 @@ def _serve_process(
     server.run()
 
 
-@main.command()
+@main.command(
+    epilog="""\b
+Examples:
+  roost receiver --consumer-secret "$SECRET"                 # on 127.0.0.1:8090
+  roost receiver --port 9000 --consumer-secret "$SECRET" --fail-status 503
+  curl -X POST localhost:8090/_receiver/mode -d '{"fail_status": null}'   # back to normal"""
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", default=8090, show_default=True, type=int)
+@click.option("--port", default=8090, show_default=True, type=int, help="Port to listen on.")
 @click.option(
     "--consumer-secret",
     envvar="ROOST_CONSUMER_SECRET",
@@ -305,13 +332,27 @@ def _redact(url: str) -> str:
     return url
 
 
-@main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@main.command(
+    context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False},
+    epilog="""\b
+Examples:
+  roost run -- python my_bot.py                 # its requests for api.x.com, … go to roost
+  roost run --target http://127.0.0.1:9000 --credentials -- node bot.js   # ROOST_BEARER_TOKEN, …""",
+)
 @click.option("--target", default="http://127.0.0.1:8080", show_default=True, help="The roost server.")
+@click.option(
+    "--credentials",
+    is_flag=True,
+    help="Give COMMAND the demo credentials: ROOST_BEARER_TOKEN, ROOST_CONSUMER_KEY, ROOST_ACCESS_TOKEN, "
+    "… and twarc's BEARER_TOKEN, CONSUMER_KEY, … (docs/proxy.md).",
+)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
-def run(target: str, command: tuple[str, ...]) -> None:
+def run(target: str, credentials: bool, command: tuple[str, ...]) -> None:
     """Run COMMAND with the platform's public hosts sent to roost (Python and Node programs)."""
+    from roost.commands.run_checks import prepare_run
     from roost.redirect import run_redirected
 
+    os.environ.update(prepare_run(target, credentials))  # first: nothing starts unless roost answers
     sys.exit(run_redirected(target, list(command)))
 
 
@@ -368,13 +409,19 @@ def apps() -> None:
     """Developer apps and their keys."""
 
 
-@apps.command("create")
-@click.option("--name", required=True)
+@apps.command(
+    "create",
+    epilog="""\b
+Example:
+  roost apps create --name my-bot --permission read-write --callback http://127.0.0.1:3000/cb""",
+)
+@click.option("--name", required=True, help="The app's name.")
 @click.option(
     "--permission",
     type=click.Choice(["read", "read-write", "read-write-directmessages"]),
     default="read-write-directmessages",
     show_default=True,
+    help="What the app's OAuth 1.0a user tokens may do.",
 )
 @click.option("--owner", "owner", default=None, help="Username of the app owner.")
 @click.option("--callback", "callbacks", multiple=True, help="Registered callback URL (repeatable).")
@@ -400,8 +447,13 @@ def apps_create(
     click.echo(json.dumps(_offline(db_url, work), indent=2))
 
 
-@apps.command("regenerate")
-@click.option("--consumer-key", required=True)
+@apps.command(
+    "regenerate",
+    epilog="""\b
+Example:
+  roost apps regenerate --consumer-key "$CONSUMER_KEY\"""",
+)
+@click.option("--consumer-key", required=True, help="The app's current consumer key.")
 @db_option
 def apps_regenerate(consumer_key: str, db_url: str) -> None:
     """New consumer key, secret and bearer token; the old ones stop working."""
@@ -420,12 +472,17 @@ def users() -> None:
     """Users."""
 
 
-@users.command("create")
-@click.option("--username", required=True)
-@click.option("--name", default=None)
-@click.option("--description", default="")
+@users.command(
+    "create",
+    epilog="""\b
+Example:
+  roost users create --username alice --name "Alice" --premium --password hunter2""",
+)
+@click.option("--username", required=True, help="The handle, without @.")
+@click.option("--name", default=None, help="Display name (default: the username).")
+@click.option("--description", default="", help="Profile description (bio).")
 @click.option("--premium", is_flag=True, help="Give the user the premium subscription (long posts, edits).")
-@click.option("--protected", is_flag=True)
+@click.option("--protected", is_flag=True, help="Protected posts: only approved followers see them.")
 @click.option("--password", default=None, help="Password for the sign-in page of the authorize flows.")
 @db_option
 def users_create(
@@ -437,6 +494,8 @@ def users_create(
     password: str | None,
     db_url: str,
 ) -> None:
+    """Create a user; prints its id and username."""
+
     async def work(domain: Domain) -> dict[str, Any]:
         row = await domain.accounts.create_user(
             username=username,
@@ -456,8 +515,13 @@ def tokens() -> None:
     """User access tokens."""
 
 
-@tokens.command("regenerate")
-@click.option("--access-token", required=True)
+@tokens.command(
+    "regenerate",
+    epilog="""\b
+Example:
+  roost tokens regenerate --access-token "$ACCESS_TOKEN\"""",
+)
+@click.option("--access-token", required=True, help="The OAuth 1.0a access token to replace.")
 @db_option
 def tokens_regenerate(access_token: str, db_url: str) -> None:
     """Revoke an OAuth 1.0a access token and issue a new pair (the old one gets 401 code 89)."""
@@ -474,10 +538,23 @@ def tokens_regenerate(access_token: str, db_url: str) -> None:
     click.echo(json.dumps(_offline(db_url, work), indent=2))
 
 
-@tokens.command("issue")
-@click.option("--consumer-key", required=True)
-@click.option("--username", required=True)
-@click.option("--kind", type=click.Choice(["oauth1", "oauth2"]), default="oauth1", show_default=True)
+@tokens.command(
+    "issue",
+    epilog="""\b
+Examples:
+  roost tokens issue --consumer-key "$CONSUMER_KEY" --username alice
+  roost tokens issue --consumer-key "$CONSUMER_KEY" --username alice --kind oauth2 \\
+      --scopes "tweet.read tweet.write users.read offline.access\"""",
+)
+@click.option("--consumer-key", required=True, help="The app the token is for.")
+@click.option("--username", required=True, help="The user the token acts for.")
+@click.option(
+    "--kind",
+    type=click.Choice(["oauth1", "oauth2"]),
+    default="oauth1",
+    show_default=True,
+    help="OAuth 1.0a access token and secret, or an OAuth 2.0 access token.",
+)
 @click.option(
     "--access-level",
     type=click.Choice(["read", "read-write", "read-write-directmessages"]),
@@ -489,6 +566,8 @@ def tokens_regenerate(access_token: str, db_url: str) -> None:
 def tokens_issue(
     consumer_key: str, username: str, kind: str, access_level: str | None, scopes: str | None, db_url: str
 ) -> None:
+    """Issue a user access token for an app without the authorize flow; prints it."""
+
     async def work(domain: Domain) -> dict[str, str]:
         app = await domain.accounts.app_by_consumer_key(consumer_key)
         user = await domain.accounts.user_by_username(username)
@@ -499,6 +578,11 @@ def tokens_issue(
         )
 
     click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+main.add_command(seed)
+main.add_command(snapshot)
+main.add_command(proxy)
 
 
 if __name__ == "__main__":

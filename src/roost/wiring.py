@@ -69,6 +69,7 @@ from roost.domain.search import SearchService
 from roost.domain.shared_limits import SharedWindows  # issue 16
 from roost.domain.shared_state import SharedSettings  # issue 16
 from roost.domain.sign_in import SignIn
+from roost.domain.snapshots import Snapshots  # whole-state snapshots
 from roost.domain.social import SocialService
 from roost.domain.social_lists import SocialLists
 from roost.domain.space_objects import SPACE_EXPANSIONS, SPACE_KINDS
@@ -185,6 +186,7 @@ class Domain:
     oauth2: OAuth2Flow
     sign_in: SignIn
     transfer: Transfer
+    snapshots: Snapshots  # /_roost/snapshot
     maintenance: Maintenance
     webhooks: WebhookService
     stream_links: StreamLinkService
@@ -347,6 +349,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         db, clock, ids, MediaUploadStore(db), settings.base_url, settings.number("media_processing_secs", 3.0)
     )
     post_service = PostService(db, clock, ids, url_seed=settings.seed, media=media_uploads)
+    shared_settings = SharedSettings(db, clock, settings)  # issue 16; snapshots refresh it too
     domain = Domain(
         lookup=lookup,
         posts=post_service,
@@ -373,6 +376,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         oauth2=OAuth2Flow(db, apps, clock, tokens, authenticator),
         sign_in=SignIn(db, users, clock),
         transfer=Transfer(db, users, posts, clock, maintenance),
+        snapshots=Snapshots(db, users, maintenance, shared_settings, authenticator, limiter),
         maintenance=maintenance,
         webhooks=webhooks,
         stream_links=StreamLinkService(db, clock, ids, apps, StreamLinkStore(db), webhooks),
@@ -402,7 +406,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         articles=Articles(db, clock, ids, post_service),
         analytics=Analytics(db, clock, ids, AnalyticsStore(db), posts),
         # Issue 16, the clock and feature settings shared by every process on the database:
-        shared=SharedSettings(db, clock, settings),
+        shared=shared_settings,
         shared_windows=(
             SharedWindows(limiter, WindowStore(db), clock)
             if isinstance(limiter, CountingRateLimiter)

@@ -189,6 +189,12 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         "characters of a recent search query",
         positive=True,
     ),
+    _whole(
+        "snapshot_max_bytes",
+        _BODY_CAPS["snapshot_max_bytes"],
+        "largest body POST /_roost/snapshot accepts, in bytes (413 above)",
+        positive=True,
+    ),
     _flag(
         "strict_webhook_urls",
         "loopback webhook URLs must follow the platform rule too (https, no port)",

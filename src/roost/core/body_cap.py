@@ -23,6 +23,7 @@ from roost.core.wire import ASGIApp, Receive, Scope, Send, note_disconnect
 # job's file carries up to millions of ids.
 LARGER_CAPS: tuple[tuple[str, str, int], ...] = (
     ("/_roost/import", "import_max_bytes", 64 * 1024 * 1024),
+    ("/_roost/snapshot", "snapshot_max_bytes", 512 * 1024 * 1024),  # a whole state, read as one body
     ("/storage/", "compliance_upload_max_bytes", 64 * 1024 * 1024),
 )
 STORAGE_PREFIX = "/storage/"

@@ -4,7 +4,9 @@ Rows are built the way `PostService.create` and `accounts.create_user` build the
 same entity JSON from `extract_entities`, t.co rewriting with the same short codes, mentions resolved
 to ids with `post_mentions` rows, reply / quote links with their counters), then written with
 `maintenance.bulk_insert` in batches of one transaction each. No per-row queries, no events: like an
-import, a bulk load is not a stream of API writes.
+import, a bulk load is not a stream of API writes. With `follows=K`, each user follows about K others
+(popular accounts, the prolific authors, are followed most) and the users' follower and following
+counts are those edges' counts; without, the counts are drawn (the benchmark's data).
 
 Ids come from a snowflake generator running on a clock moved through the past (as the demo seed does),
 so each id's timestamp equals its row's `created_at`, ids and `created_at` increase together, and the
@@ -19,7 +21,7 @@ import functools
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from roost.core import jsonio
@@ -34,6 +36,7 @@ from roost.domain.text import (
     weighted_length,
 )
 from roost.storage import schema
+from roost.storage.apps import AppStore, put_setting
 from roost.storage.db import Database
 from roost.storage.maintenance import bulk_insert
 from roost.storage.search import document_columns
@@ -42,6 +45,10 @@ DAY_MS = 86_400_000
 BATCH = 10_000
 BULK_WORKER = 3  # demo seeding uses worker 2, the server's generator worker 1
 _ASCII_LETTER = re.compile("[A-Za-z]")
+SEEDED_SETTING = "bulk_seed"  # roost_settings key: what `roost seed` loaded into this database
+
+# Told each batch as it is written: (stage, rows in the batch), stage one of users, follows, posts.
+Progress = Callable[[str, int], None]
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -191,6 +198,44 @@ def _plan(
         latest,
         first_post,
     )
+
+
+@dataclasses.dataclass(slots=True)
+class _Follows:
+    """Follow edges as (follower index, followee index, created_at), and each user's two counts."""
+
+    edges: list[tuple[int, int, int]]
+    followers: list[int]
+    following: list[int]
+
+
+def _plan_follows(plan: _Plan, per_user: int, rng: random.Random, now: int) -> _Follows:
+    users = len(plan.user_ids)
+    followers = [0] * users
+    following = [0] * users
+    edges: list[tuple[int, int, int]] = []
+    latest = now - 31 * DAY_MS  # edges stay before the demo's window, as the posts do
+    for follower in range(users):
+        wanted = min(users - 1, rng.randint(per_user - per_user // 2, per_user + per_user // 2))
+        chosen: set[int] = set()
+        tries = 0
+        while len(chosen) < wanted:
+            tries += 1
+            # The authorship skew: the accounts that post most are followed most. After many repeats
+            # (K close to the number of users) any other account will do.
+            pick = (
+                min(int(users * rng.random() ** 2.5), users - 1)
+                if tries < 4 * wanted
+                else rng.randrange(users)
+            )
+            if pick != follower:
+                chosen.add(pick)
+        for followee in sorted(chosen):
+            since = max(plan.user_created[follower], plan.user_created[followee])
+            edges.append((follower, followee, since + rng.randrange(max(latest - since, 1))))
+            followers[followee] += 1
+            following[follower] += 1
+    return _Follows(edges, followers, following)
 
 
 def _skewed(rng: random.Random, scale: float, alpha: float = 1.3) -> int:
@@ -357,33 +402,57 @@ async def load_bulk(
     users: int,
     posts: int,
     seed: int,
+    follows: int = 0,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Insert `users` users and `posts` posts (with mentions); return counts, timings and sample ids.
-    `clock` is the server's (the bulk data ends before its now), `ids` the generator to raise past
-    the ids written, `url_seed` the server's short-link seed (`Settings.seed`).
+    """Insert `users` users, about `follows` follows per user and `posts` posts (with mentions);
+    return counts, timings and sample ids. `clock` is the server's (the bulk data ends before its
+    now), `ids` the generator to raise past the ids written, `url_seed` the server's short-link seed
+    (`Settings.seed`); `progress` hears of each batch written.
 
-    Deterministic for a given seed and clock instant up to the ids' timestamps. Usernames are
-    `<letters>_<index>`: loading twice into the same database fails on the unique username index.
+    Deterministic for a given seed and clock instant up to the ids' timestamps (a frozen clock: the
+    same rows). The follows draw from their own source, so users and posts are the same with or
+    without them, bar the two counts. Usernames are `<letters>_<index>`: loading twice into the same
+    database fails on the unique username index.
     """
     if users < 1 and posts > 0:
         raise ValueError("posts need at least one user")
+    if follows < 0:
+        raise ValueError("follows must not be negative")
     started = time.perf_counter()
     rng = random.Random(seed)
     now = clock.now_ms()
     past = Clock(frozen_ms=now)
     plan = _plan(SnowflakeGenerator(past, worker=BULK_WORKER), past, users, posts, rng, now)
+    edges = _plan_follows(plan, follows, random.Random(f"follows:{seed}"), now) if follows else None
     planned = time.perf_counter()
 
     batch: list[dict[str, Any]] = []
     for index in range(users):
         batch.append(_user_row(plan, index, rng, plan.post_ids))
+        if edges is not None:
+            batch[-1]["followers_count"] = edges.followers[index]
+            batch[-1]["following_count"] = edges.following[index]
         if index == 0:
             _check_columns("users", batch[0])
-        if len(batch) >= BATCH:
+        if len(batch) >= BATCH or index == users - 1:
             await bulk_insert(db, "users", batch)
+            if progress is not None:
+                progress("users", len(batch))
             batch = []
-    if batch:
-        await bulk_insert(db, "users", batch)
+    follow_count = 0
+    if edges is not None:
+        for start in range(0, len(edges.edges), BATCH):
+            follow_rows = [
+                {"follower_id": plan.user_ids[a], "followee_id": plan.user_ids[b], "created_at": at}
+                for a, b, at in edges.edges[start : start + BATCH]
+            ]
+            if start == 0:
+                _check_columns("follows", follow_rows[0])
+            await bulk_insert(db, "follows", follow_rows)
+            follow_count += len(follow_rows)
+            if progress is not None:
+                progress("follows", len(follow_rows))
     users_done = time.perf_counter()
 
     by_name = {name.lower(): uid for name, uid in zip(plan.usernames, plan.user_ids, strict=True)}
@@ -401,6 +470,8 @@ async def load_bulk(
             await bulk_insert(db, "posts", rows)
             await bulk_insert(db, "post_mentions", mentions)
             mention_count += len(mentions)
+            if progress is not None:
+                progress("posts", len(rows))
             rows, mentions = [], []
     finished = time.perf_counter()
 
@@ -414,6 +485,7 @@ async def load_bulk(
         "users": users,
         "posts": posts,
         "post_mentions": mention_count,
+        "follows": follow_count,
         "replies": len(replies),
         "quotes": len(quotes),
         "seconds": round(finished - started, 3),
@@ -430,3 +502,14 @@ async def load_bulk(
         "sample_reply_ids": sample.sample(replies, min(100, len(replies))),
         "sample_quote_ids": sample.sample(quotes, min(100, len(quotes))),
     }
+
+
+async def seeded_before(db: Database) -> str | None:
+    """What an earlier `roost seed` loaded into this database (its description), or None."""
+    return await AppStore(db).setting(SEEDED_SETTING)
+
+
+async def mark_seeded(db: Database, description: str) -> None:
+    """Remember the load: a second one would collide with the first's usernames and ids."""
+    async with db.transaction() as tx:
+        await put_setting(tx, SEEDED_SETTING, description)

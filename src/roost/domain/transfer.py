@@ -2,7 +2,13 @@
 
 Import accepts objects as the platform returns them (any field set), either as
 `{"users": [...], "tweets": [...], "media": [...]}` (`posts` also accepted) or as a v2 response
-body `{"data": ..., "includes": {...}}`. Objects whose id already exists are skipped.
+body `{"data": ..., "includes": {...}}`. Objects whose id already exists are skipped, and so is a post
+whose author already has a live post with the same text (the same post stored under another id: the
+demo data re-seeded by a reset has new ids), so importing the same objects again adds nothing.
+
+A post without entities gets those of its text, as a post created here does (`#tag` searches find
+it). Ids whose time part is past the server clock are refused: the id generator would have to make
+ids from the future after them. Likes and follows: `transfer_edges.py`.
 """
 
 from __future__ import annotations
@@ -10,16 +16,17 @@ from __future__ import annotations
 from typing import Any
 
 from roost.core import errors, jsonio
-from roost.core.clock import Clock, parse_rfc3339
+from roost.core.clock import Clock, iso_ms, parse_rfc3339
 from roost.core.fields import RenderContext
-from roost.core.ids import snowflake_ms
+from roost.core.ids import snowflake_floor, snowflake_ms
 from roost.core.params import USERNAME_PATTERN
 from roost.domain import list_transfer, objects, user_objects
 from roost.domain.accounts import valid_username
 from roost.domain.maintenance import Maintenance
-from roost.domain.text import user_entities
+from roost.domain.text import extract_entities, user_entities
 from roost.domain.transfer_bookmarks import export_bookmarks, import_bookmarks
 from roost.domain.transfer_community import export_community, import_community
+from roost.domain.transfer_edges import StatedCounts, export_edges, import_edges
 from roost.domain.transfer_media import export_media_uploads, import_media_uploads
 from roost.domain.transfer_spaces import export_spaces, import_spaces
 from roost.storage import posts as post_rows
@@ -28,7 +35,12 @@ from roost.storage.db import Database
 from roost.storage.maintenance import all_keys
 from roost.storage.posts import PostStore
 from roost.storage.reposts import set_reply_hidden
+from roost.storage.transfer_reads import post_with_text
 from roost.storage.users import UserStore
+
+# How far past the server clock an imported id's time may be (clocks of two machines differ a little).
+FUTURE_MARGIN_MS = 60_000
+_USER_COUNTERS = ("followers_count", "following_count", "like_count")
 
 
 def _text_json(value: Any) -> str | None:
@@ -143,7 +155,8 @@ def _post_row(obj: dict[str, Any]) -> dict[str, Any]:
             (note or {}).get("entities")
             if isinstance(note, dict) and note.get("entities")
             else obj.get("entities")
-        ),
+        )
+        or _text_json(extract_entities(text)),  # none given: those of the text, as at creation
         "context_annotations": _text_json(obj.get("context_annotations")),
         "withheld": _text_json(obj.get("withheld")),
         "edit_history": jsonio.dumps(history).decode() if len(history) > 1 else None,
@@ -181,6 +194,62 @@ def _media_row(obj: dict[str, Any]) -> dict[str, Any]:
         "owner_id": None,
         "created_at": snowflake_ms(int(tail)),
     }
+
+
+def _refuse_future_ids(
+    now_ms: int, users: list[dict[str, Any]], posts: list[dict[str, Any]], media: list[dict[str, Any]]
+) -> None:
+    """Ids made after the server's clock would push the id generator past it (every id it made then
+    would claim a later time): such a payload is refused; move the clock forward first."""
+    limit = snowflake_floor(now_ms + FUTURE_MARGIN_MS)
+    for section, rows in (("users", users), ("tweets", posts), ("media", media)):
+        for row in rows:
+            if row["id"] >= limit:
+                raise errors.invalid_body(
+                    f"{section}[].id: [{row['id']}] was made at {iso_ms(snowflake_ms(row['id']))}, after the "
+                    f"server clock ({iso_ms(now_ms)}); move the clock forward (POST /_roost/clock) first"
+                )
+
+
+async def _resolve_mentions(tx: Any, entities: str | None) -> tuple[str | None, list[int]]:
+    """The entities with each mention's user id where the user exists, and those users' ids."""
+    parsed = jsonio.loads(entities) if entities else None
+    mentions = parsed.get("mentions") if isinstance(parsed, dict) else None
+    if not isinstance(mentions, list) or not mentions:
+        return entities, []
+    names = [str(m.get("username", "")) for m in mentions if isinstance(m, dict)]
+    found = {u["username_lower"]: u["id"] for u in await user_rows.get_users_by_names_tx(tx, names)}
+    for mention in mentions:
+        if isinstance(mention, dict) and "id" not in mention:
+            user_id = found.get(str(mention.get("username", "")).lower())
+            if user_id is not None:
+                mention["id"] = str(user_id)
+    return jsonio.dumps(parsed).decode(), list(dict.fromkeys(found.values()))
+
+
+def _renamed_posts(payload: dict[str, Any], stored_as: dict[int, int]) -> dict[str, Any]:
+    """The payload with its bookmarks and hidden replies naming posts found under another id by those
+    ids (a shallow copy; the payload is left as it was)."""
+    if not stored_as:
+        return payload
+
+    def renamed(value: Any) -> Any:
+        text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+        return str(stored_as[int(text)]) if text.isdigit() and int(text) in stored_as else value
+
+    bookmarks = payload.get("bookmarks")
+    hidden = payload.get("hidden_replies")
+    changed = dict(payload)
+    if isinstance(bookmarks, list):
+        changed["bookmarks"] = [
+            {**item, **{k: renamed(item[k]) for k in ("tweet_id", "post_id") if k in item}}
+            if isinstance(item, dict)
+            else item
+            for item in bookmarks
+        ]
+    if isinstance(hidden, list):
+        changed["hidden_replies"] = [renamed(item) for item in hidden]
+    return changed
 
 
 def _collect(payload: Any) -> dict[str, list[dict[str, Any]]]:
@@ -232,6 +301,13 @@ class Transfer:
         users = [_user_row(obj) for obj in buckets["users"]]
         posts = [_post_row(obj) for obj in buckets["tweets"]]
         media = [_media_row(obj) for obj in buckets["media"]]
+        _refuse_future_ids(self._clock.now_ms(), users, posts, media)
+        stated = StatedCounts()
+        for obj, row in zip(buckets["users"], users, strict=True):
+            stated.note("user", row["id"], obj.get("public_metrics"), _USER_COUNTERS)
+        for obj, row in zip(buckets["tweets"], posts, strict=True):
+            stated.note("post", row["id"], obj.get("public_metrics"), ("like_count",))
+        stored_as: dict[int, int] = {}  # an imported post's id -> the id of the same post already stored
         counts = {"users": 0, "tweets": 0, "media": 0}
         async with self._db.transaction() as tx:
             for row in users:
@@ -245,17 +321,19 @@ class Transfer:
                     await user_rows.insert_media(tx, row)
                     counts["media"] += 1
             for row in posts:
-                if await post_rows.get_for_update(tx, row["id"]) is None:
-                    mentions = (
-                        (jsonio.loads(row["entities"]) or {}).get("mentions", []) if row["entities"] else []
-                    )
-                    names = [m.get("username", "") for m in mentions]
-                    mentioned = (
-                        [u["id"] for u in await user_rows.get_users_by_names_tx(tx, names)] if names else []
-                    )
-                    await post_rows.insert_post(tx, row, mentioned)
-                    counts["tweets"] += 1
+                if await post_rows.get_for_update(tx, row["id"]) is not None:
+                    continue
+                same = await post_with_text(tx, row["author_id"], row["text"])
+                if same is not None:
+                    stored_as[row["id"]] = same
+                    continue
+                row["entities"], mentioned = await _resolve_mentions(tx, row["entities"])
+                await post_rows.insert_post(tx, row, mentioned)
+                counts["tweets"] += 1
+            # Likes and follows, after the users and posts they name.
+            counts.update(await import_edges(tx, payload, self._clock.now_ms(), stated, stored_as))
             # Issue 14: bookmarks and their folders, counted when the payload carries them.
+            payload = _renamed_posts(payload, stored_as)  # sections below name posts by the stored ids
             counts.update(await import_bookmarks(tx, payload, self._clock.now_ms()))
             # Lists, memberships, follows and pins (issue 14), after the users they name.
             counts.update(await list_transfer.import_lists(tx, payload, self._clock.now_ms()))
@@ -286,6 +364,7 @@ class Transfer:
                 if row["deleted_at"] is None
             ],
             "media": [objects.render_media(row, objects.MEDIA_FIELDS, context) for row in media],
+            **await export_edges(self._db),  # likes and follows
             # Issue 14: bookmarks and their folders.
             **await export_bookmarks(self._db),
             **await list_transfer.export_lists(self._db, self._clock),  # lists (issue 14)

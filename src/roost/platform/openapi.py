@@ -1,4 +1,5 @@
-"""`GET /2/openapi.json`: the OpenAPI document generated from the operation table."""
+"""`GET /2/openapi.json`: the OpenAPI document generated from the operation table, with response
+schemas typed from the fields engine's object kinds (`openapi_schemas.py`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from roost.core.fields import FieldsEngine
+from roost.platform.openapi_schemas import (
+    PROBLEM,
+    component_schemas,
+    ref,
+    request_body_schema,
+    success_schema,
+)
 from roost.platform.operations import APP, OAUTH1, OAUTH2, Operation
 
 _SECURITY = {APP: "BearerToken", OAUTH1: "UserToken", OAUTH2: "OAuth2UserToken"}
@@ -16,16 +24,15 @@ def build_document(operations: Sequence[Operation], engine: FieldsEngine, versio
     for op in operations:
         parameters: list[dict[str, Any]] = []
         for param in op.params:
-            parameters.append(
-                {
-                    "name": param.name,
-                    "in": "path" if param.in_path else "query",
-                    "required": param.required or param.in_path,
-                    "schema": param.kind.openapi,
-                    "style": "form",
-                    "explode": False,
-                }
-            )
+            parameter = {
+                "name": param.name,
+                "in": "path" if param.in_path else "query",
+                "required": param.required or param.in_path,
+                "schema": param.kind.openapi,
+            }
+            if not param.in_path:  # lists as `a,b,c`; a path parameter has the default style, simple
+                parameter.update(style="form", explode=False)
+            parameters.append(parameter)
         if op.returns and op.selectable:
             parameters.extend(_field_parameters(engine, op.returns))
         security = []
@@ -41,28 +48,18 @@ def build_document(operations: Sequence[Operation], engine: FieldsEngine, versio
             "responses": {
                 str(op.status): {
                     "description": "The request has succeeded.",
-                    "content": {"application/json": {"schema": {"type": "object"}}},
+                    "content": {"application/json": {"schema": success_schema(op, engine)}},
                 },
                 "default": {
                     "description": "The request has failed.",
-                    "content": {
-                        "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
-                    },
+                    "content": {"application/problem+json": {"schema": ref(PROBLEM)}},
                 },
             },
         }
-        if op.body:
+        if op.body or op.raw_body:  # raw bodies: file uploads, as multipart parts or base64 in JSON
             entry["requestBody"] = {
-                "required": True,
-                "content": {"application/json": {"schema": {"type": "object"}}},
-            }
-        elif op.raw_body:  # file uploads: multipart parts, or base64 in JSON
-            entry["requestBody"] = {
-                "required": True,
-                "content": {
-                    "multipart/form-data": {"schema": {"type": "object"}},
-                    "application/json": {"schema": {"type": "object"}},
-                },
+                "required": not op.body_optional,
+                "content": request_body_schema(op),
             }
         paths.setdefault(op.path, {})[op.method.lower()] = entry
     return {
@@ -89,18 +86,7 @@ def build_document(operations: Sequence[Operation], engine: FieldsEngine, versio
                     },
                 },
             },
-            "schemas": {
-                "Problem": {
-                    "type": "object",
-                    "required": ["type", "title"],
-                    "properties": {
-                        "type": {"type": "string"},
-                        "title": {"type": "string"},
-                        "detail": {"type": "string"},
-                        "status": {"type": "integer"},
-                    },
-                }
-            },
+            "schemas": component_schemas(engine),
         },
     }
 

@@ -11,6 +11,10 @@ rebuilds the signed URL from ``Host`` + ``X-Forwarded-Proto``.
 The HTTP libraries are patched lazily through a ``sys.meta_path`` hook, when the program
 first imports them, so start-up cost is nil for programs that never use them.
 
+Imported as ``roost.redirect.sitecustomize`` it installs nothing; ``redirecting(config)``
+redirects inside the running process for the length of a ``with`` block, urllib included,
+and undoes its patches after it (the pytest plugin's ``roost_redirect``, ``roost.testing``).
+
 Environment: ``ROOST_TARGET`` (e.g. ``http://127.0.0.1:8080``; unset or empty = do nothing),
 ``ROOST_REDIRECT_HOSTS`` (comma-separated extra hosts), ``ROOST_REDIRECT_DEBUG=1`` (log each
 rerouted request and any patch failure to stderr).
@@ -28,7 +32,7 @@ import importlib.util
 import os
 import sys
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
@@ -179,6 +183,17 @@ def _mark(wrapper: Any, original: Any) -> Any:
     return wrapper
 
 
+# Every library function this copy replaced, in order: (owner, attribute, original, wrapper), so that
+# `redirecting` can put back what it wrapped.
+_REPLACED: list[tuple[Any, str, Any, Any]] = []
+
+
+def _replace(owner: Any, name: str, wrapper: Any, original: Any) -> None:
+    marked = _mark(wrapper, original)
+    setattr(owner, name, marked)
+    _REPLACED.append((owner, name, original, marked))
+
+
 # --- requests ---------------------------------------------------------------------------
 
 
@@ -212,7 +227,7 @@ def patch_requests(module: ModuleType) -> None:
             pass
         return response
 
-    adapter_cls.send = _mark(send, original)
+    _replace(adapter_cls, "send", send, original)
 
 
 # --- httpx ------------------------------------------------------------------------------
@@ -274,7 +289,7 @@ def patch_httpx(module: ModuleType) -> None:
                     transport = _DIRECT_SYNC["direct"] = module.HTTPTransport()
             return sync_original(transport, routed)
 
-        sync_cls.handle_request = _mark(handle_request, sync_original)
+        _replace(sync_cls, "handle_request", handle_request, sync_original)
 
     async_cls = getattr(module, "AsyncHTTPTransport", None)
     async_original = getattr(async_cls, "handle_async_request", None)
@@ -290,7 +305,7 @@ def patch_httpx(module: ModuleType) -> None:
                 transport = _direct_async_transport(module) or self
             return await async_original(transport, routed)
 
-        async_cls.handle_async_request = _mark(handle_async_request, async_original)
+        _replace(async_cls, "handle_async_request", handle_async_request, async_original)
 
 
 # --- aiohttp ----------------------------------------------------------------------------
@@ -403,7 +418,47 @@ def patch_aiohttp(module: ModuleType) -> None:
                 _set_reified(response, history=(*history, *getattr(response, "_history", ())))
         return response
 
-    session_cls._request = _mark(_request, original)
+    _replace(session_cls, "_request", _request, original)
+
+
+# --- urllib -----------------------------------------------------------------------------
+
+
+def patch_urllib(module: ModuleType) -> None:
+    """Wrap ``urllib.request.AbstractHTTPHandler.do_open``, where the http and https handlers connect.
+
+    The public request (its Host header already set) is sent as a new request to the target, so that
+    redirects and errors are still handled against the public URL the caller opened.
+    """
+    handler_cls = module.AbstractHTTPHandler
+    original = handler_cls.do_open
+    if getattr(original, _MARK, False):
+        return
+    import http.client
+
+    def do_open(self: Any, http_class: Any, request: Any, **connection_args: Any) -> Any:
+        plan = _plan(request.full_url)
+        if plan is None:
+            return original(self, http_class, request, **connection_args)
+        # As `do_open` merges them: headers for this hop only (Host, Content-Length) win.
+        headers = dict(request.unredirected_hdrs)
+        for name, value in request.headers.items():
+            headers.setdefault(name, value)
+        for name, value in plan.headers().items():
+            headers[name.capitalize()] = value  # urllib's own spelling of header names
+        routed = module.Request(plan.url, data=request.data, headers=headers, method=request.get_method())
+        routed.timeout = request.timeout
+        connection_class: type[http.client.HTTPConnection]
+        if plan.url.startswith("https:"):
+            connection_class = http.client.HTTPSConnection
+        else:
+            connection_class, connection_args = http.client.HTTPConnection, {}
+        response = original(self, connection_class, routed, **connection_args)
+        with contextlib.suppress(Exception):
+            response.url = request.full_url
+        return response
+
+    _replace(handler_cls, "do_open", do_open, original)
 
 
 # --- import hook ------------------------------------------------------------------------
@@ -412,6 +467,12 @@ _PATCHERS: dict[str, Callable[[ModuleType], None]] = {
     "requests": patch_requests,
     "httpx": patch_httpx,
     "aiohttp": patch_aiohttp,
+}
+# Inside a process (the pytest plugin's `roost_redirect`) urllib is redirected as well; `roost run`
+# children keep the three libraries above.
+IN_PROCESS_PATCHERS: dict[str, Callable[[ModuleType], None]] = {
+    **_PATCHERS,
+    "urllib.request": patch_urllib,
 }
 
 
@@ -492,6 +553,35 @@ def install(config: Config) -> None:
         module = sys.modules.get(name)
         if module is not None:
             _apply(patcher, module)
+
+
+@contextlib.contextmanager
+def redirecting(
+    config: Config, patchers: Mapping[str, Callable[[ModuleType], None]] = IN_PROCESS_PATCHERS
+) -> Iterator[None]:
+    """Redirect in this process while the block runs, then put back what was there before: the
+    configuration, every library function wrapped meanwhile and the import hook (blocks may nest)."""
+    global _CONFIG
+    previous = _CONFIG
+    replaced_before = len(_REPLACED)
+    finder = _PostImportFinder(patchers)
+    sys.meta_path.insert(0, finder)
+    _CONFIG = config
+    try:
+        for name, patcher in patchers.items():
+            module = sys.modules.get(name)
+            if module is not None:
+                _apply(patcher, module)
+        yield
+    finally:
+        _CONFIG = previous
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(finder)
+        while len(_REPLACED) > replaced_before:
+            owner, name, original, wrapper = _REPLACED.pop()
+            # Only when still ours: a wrapper someone put over it meanwhile stays (ours then passes through).
+            if owner.__dict__.get(name) is wrapper:
+                setattr(owner, name, original)
 
 
 # --- start-up ---------------------------------------------------------------------------
