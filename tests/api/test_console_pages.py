@@ -157,3 +157,14 @@ def test_sign_in_sets_a_cookie_that_opens_the_console(guarded: LiveServer) -> No
 def test_without_a_token_the_login_page_says_the_console_is_open(http: httpx.Client) -> None:
     response = http.get("/_roost/console/login")
     assert response.status_code == 200 and "console is open" in response.text
+
+
+def test_the_requests_page_links_to_older_entries_keeping_its_filters(http: httpx.Client) -> None:
+    for n in range(3):
+        http.get(f"/2/users/by/username/older_link_{n}")
+    page = http.get(
+        "/_roost/console/requests", params={"path": "/2/users/by/username/older_link_", "limit": 1}
+    )
+    assert page.status_code == 200, page.text
+    assert 'id="older"' in page.text
+    assert "path=%2F2%2Fusers%2Fby%2Fusername%2Folder_link_" in page.text

@@ -148,10 +148,10 @@ async def form(request: Request) -> dict[str, str]:
     return dict(pairs)
 
 
-def link(path: str, **params: Any) -> str:
-    """A console URL with its query, empty values left out."""
+def link(page: str, /, **params: Any) -> str:
+    """A console URL with its query, empty values left out (a query may name `path` or `page` too)."""
     kept = {key: value for key, value in params.items() if value not in (None, "")}
-    return PREFIX + path + ("?" + urlencode(kept) if kept else "")
+    return PREFIX + page + ("?" + urlencode(kept) if kept else "")
 
 
 _environment.globals["link"] = link
