@@ -5,6 +5,7 @@ server. A server of this module's own (a restore replaces everything the session
 from __future__ import annotations
 
 import base64
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -189,11 +190,33 @@ def _variants(saved: bytes) -> dict[str, bytes]:
     ],
 )
 def test_a_malformed_document_is_refused_and_nothing_changes(http: httpx.Client, case: str) -> None:
-    saved = _snapshot(http)
+    saved = _settled(http)  # the clock stays frozen for the rest of the module: nothing needs it running
     refused = http.post("/_roost/snapshot", content=_variants(saved)[case])
     assert refused.status_code == 400, refused.text
     assert "snapshot" in refused.text
     assert _snapshot(http) == saved
+
+
+def _settled(http: httpx.Client) -> bytes:
+    """A snapshot once the background work is done: the clock frozen, so that deliveries to the webhook
+    whose receiver is gone are not retried, no delivery in flight (a restore, even a refused one, stops
+    the dispatcher, which gives its in-flight claims back), and two looks in a row the same."""
+    assert http.post("/_roost/clock", json={"freeze": True}).status_code == 200
+    previous = _snapshot(http)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)  # between two looks: the attempts due before the freeze finish
+        current = _snapshot(http)
+        if current == previous and not _in_flight(current):
+            return current
+        previous = current
+    raise AssertionError("the state kept changing with the clock frozen")
+
+
+def _in_flight(document: bytes) -> bool:
+    table = orjson.loads(document)["tables"]["deliveries"]
+    state = table["columns"].index("state")
+    return any(row[state] == "sending" for row in table["rows"])
 
 
 def test_bytes_round_trip_as_base64(http: httpx.Client) -> None:
