@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from roost.domain.community_objects import ANALYTICS_METRICS  # the one list of analytics counts
+
 Schema = dict[str, Any]
 
 STRING: Schema = {"type": "string"}
@@ -324,30 +326,8 @@ PERSONALIZED_TREND: dict[str, Schema] = {
     "trending_since": STRING,
 }
 
-_ANALYTICS_COUNTS = (
-    "app_install_attempts",
-    "app_opens",
-    "bookmarks",
-    "detail_expands",
-    "email_tweet",
-    "engagements",
-    "follows",
-    "hashtag_clicks",
-    "impressions",
-    "likes",
-    "media_views",
-    "permalink_clicks",
-    "quote_tweets",
-    "replies",
-    "retweets",
-    "shares",
-    "unfollows",
-    "unlikes",
-    "url_clicks",
-    "user_profile_clicks",
-)
 ANALYTICS: dict[str, Schema] = {
-    **{name: INTEGER for name in _ANALYTICS_COUNTS},
+    **{name: INTEGER for name in ANALYTICS_METRICS},
     "id": ID,
     "timestamp": DATE_TIME,
     "timestamped_metrics": array(obj(timestamp=DATE_TIME, metrics=ANY_OBJECT)),
