@@ -347,7 +347,7 @@ class PostgresDatabase(Database):
         import asyncpg
 
         dsn = asyncpg_dsn(url)
-        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=16)
+        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=16, reset=_keep_session)
         return cls(pool, dsn)
 
     async def listen(self) -> None:
@@ -386,6 +386,12 @@ class PostgresDatabase(Database):
             await self._listener.close()
             self._listener = None
         await self._pool.close()
+
+
+async def _keep_session(_connection: Any) -> None:
+    """Pool connections go back as they are: roost sets no session state on them (no SET, LISTEN,
+    cursors or advisory locks outside a transaction; asyncpg still rolls back an open transaction),
+    so asyncpg's default reset statement would be a round trip per query for nothing."""
 
 
 def asyncpg_dsn(url: str) -> str:
