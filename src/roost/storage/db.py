@@ -236,6 +236,7 @@ class SQLiteDatabase(Database):
         self._snapshot_open = False
         self._data_version: int | None = None  # the reader's at its last snapshot; None: resync quietly
         self._closed = False
+        self._group: asyncio.Future[None] | None = None  # this turn's shared transaction, done at its commit
 
     @staticmethod
     def _open(path: str) -> sqlite3.Connection:
@@ -302,23 +303,83 @@ class SQLiteDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Executor]:
+        """A unit of work, durable when the block exits. Transactions begun in one turn of the event
+        loop share one SQLite transaction (a group commit): each is a savepoint in it, undone alone if
+        its block raises, and every block's exit waits for the one COMMIT at the end of the turn. A
+        commit (the WAL append) costs more than a typical write's statements, so under load this
+        divides the dominant cost of a write by the writes per turn; alone, a write waits one turn."""
+        if not self._snapshots:  # one connection (":memory:"): readers would see a group's writes early
+            async with self._lock, self._alone() as executor:
+                yield executor
+            return
         async with self._lock:
-            # An open snapshot would keep this commit's checkpoint from completing.
-            self._end_snapshot()
-            self._writer.execute("BEGIN IMMEDIATE")
+            group = self._group if self._group is not None else self._open_group()
+            self._writer.execute("SAVEPOINT unit")
             try:
                 yield self._write
             except BaseException:
-                self._writer.execute("ROLLBACK")
+                self._undo_unit(group)
                 raise
-            else:
-                self._writer.execute("COMMIT")
-                self._committed()
+            self._writer.execute("RELEASE unit")
+        # Shielded: one caller cancelled while waiting must not cancel the others' commit.
+        await asyncio.shield(group)
+
+    @asynccontextmanager
+    async def _alone(self) -> AsyncIterator[Executor]:
+        self._writer.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._write
+        except BaseException:
+            self._writer.execute("ROLLBACK")
+            raise
+        self._writer.execute("COMMIT")
+        self._committed()
+
+    def _open_group(self) -> asyncio.Future[None]:
+        # An open snapshot would keep this commit's checkpoint from completing.
+        self._end_snapshot()
+        self._writer.execute("BEGIN IMMEDIATE")
+        loop = asyncio.get_running_loop()
+        group = self._group = loop.create_future()
+        loop.call_soon(self._commit_group)
+        return group
+
+    def _undo_unit(self, group: asyncio.Future[None]) -> None:
+        if self._writer.in_transaction:
+            self._writer.execute("ROLLBACK TO unit")
+            self._writer.execute("RELEASE unit")
+        else:  # SQLite rolled the whole transaction back (an I/O error, a full disk): the group failed
+            self._fail_group(group, sqlite3.OperationalError("the transaction was rolled back"))
+
+    def _commit_group(self) -> None:
+        group = self._group
+        if group is None:
+            return
+        if self._lock.locked():  # a unit is inside its block (it awaited): commit after it
+            asyncio.get_running_loop().call_soon(self._commit_group)
+            return
+        self._group = None
+        self._end_snapshot()  # a reader's snapshot would hold back the commit's checkpoint
+        try:
+            self._writer.execute("COMMIT")
+        except sqlite3.Error as error:
+            self._fail_group(group, error)
+            return
+        group.set_result(None)
+        self._committed()
+
+    def _fail_group(self, group: asyncio.Future[None], error: Exception) -> None:
+        self._group = None
+        if self._writer.in_transaction:
+            self._writer.execute("ROLLBACK")
+        if not group.done():
+            group.set_exception(error)
 
     def raw_connection(self) -> sqlite3.Connection:
         return self._writer
 
     async def close(self) -> None:
+        self._commit_group()
         self._end_snapshot()
         self._closed = True
         self._reader.close()

@@ -12,10 +12,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, null, or_, select, update
+from sqlalchemy import Update, bindparam, func, insert, null, or_, select, update
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import aaa_subscriptions, deliveries, events, settings, webhooks
+from roost.storage.statements import binds, in_params, sized
 
 CURSOR_KEY = "delivery_cursor"
 
@@ -35,8 +36,8 @@ _targets = (
     .where(aaa_subscriptions.c.user_id == bindparam("user_id"), webhooks.c.valid == 1)
     .order_by(webhooks.c.id)
 )
-_due_ids = (
-    select(deliveries.c.id)
+_due = (
+    select(deliveries.c.id, deliveries.c.webhook_id)
     .where(deliveries.c.state == "pending", deliveries.c.next_attempt_at <= bindparam("now"))
     .order_by(deliveries.c.next_attempt_at, deliveries.c.id)
     .limit(bindparam("limit"))
@@ -47,22 +48,24 @@ _any_due = (
     .where(deliveries.c.state == "pending", deliveries.c.next_attempt_at <= bindparam("now"))
     .limit(1)
 )
-_claim_due = (
-    update(deliveries)
-    .where(deliveries.c.id.in_(_due_ids))
-    .values(state="sending", claimed_by=bindparam("holder"), claim_expires_at=bindparam("until"))
-    .returning(*deliveries.columns)
-)
+
+
+@sized
+def _claim_ids(count: int) -> Update:
+    """Claim these (locked, due) rows for a holder until an expiry; returns them whole."""
+    return (
+        update(deliveries)
+        .where(deliveries.c.id.in_(binds(count)))
+        .values(state="sending", claimed_by=bindparam("holder"), claim_expires_at=bindparam("until"))
+        .returning(*deliveries.columns)
+    )
+
+
 _of_webhook = (
     select(deliveries)
     .where(deliveries.c.webhook_id == bindparam("webhook_id"))
     .order_by(deliveries.c.id)
     .limit(bindparam("limit"))
-)
-_give_back = (
-    update(deliveries)
-    .where(deliveries.c.id == bindparam("id"), deliveries.c.claimed_by == bindparam("holder"))
-    .values(state="pending", claimed_by=null(), claim_expires_at=null())
 )
 _release_own = (
     update(deliveries)
@@ -101,8 +104,8 @@ class Claim:
     holder: str  # the claiming process
     now_ms: int  # roost clock: deliveries due by then
     until: int  # wall-clock epoch ms: the claim's expiry
-    limit: int
-    pick: Callable[[list[Row]], list[Row]]  # of the claimed rows, the ones to send now
+    limit: int  # due rows looked at (the oldest first)
+    pick: Callable[[list[Row]], list[Row]]  # of those (`id`, `webhook_id`), the ones to claim and send now
 
 
 class DeliveryStore:
@@ -150,8 +153,8 @@ class DeliveryStore:
         claim: Claim | None,
     ) -> list[Row]:
         """One transaction per sending round: store the outcomes of finished attempts (each with `id`)
-        and claim due deliveries for `claim.holder` (state `sending`, until `claim.until`); of those,
-        the ones `claim.pick` does not keep go back to pending. Returns the kept ones."""
+        and claim, for `claim.holder` (state `sending`, until `claim.until`), the due deliveries that
+        `claim.pick` chooses among the first `claim.limit` due ones. Returns the claimed rows."""
         if claim is not None and await self._db.fetch_value(_any_due, {"now": claim.now_ms}) is None:
             claim = None  # a read first: a write transaction every round would wake every worker
         if not outcomes and claim is None:
@@ -161,17 +164,16 @@ class DeliveryStore:
                 await tx.execute_many(_record, outcomes)
             if claim is None:
                 return []
-            claimed = await tx.fetch_all(
-                _claim_due,
-                {"now": claim.now_ms, "limit": claim.limit, "holder": claim.holder, "until": claim.until},
-            )
-            claimed.sort(key=lambda row: (row["next_attempt_at"], row["id"]))
-            kept = claim.pick(claimed)
-            kept_ids = {int(row["id"]) for row in kept}
-            back = [{"id": row["id"], "holder": claim.holder} for row in claimed if row["id"] not in kept_ids]
-            if back:
-                await tx.execute_many(_give_back, back)
-            return kept
+            # Choose first, then write only the chosen rows: claiming every due row and giving most of
+            # them back (a webhook at its in-flight cap) cost two writes per row per round.
+            chosen = claim.pick(await tx.fetch_all(_due, {"now": claim.now_ms, "limit": claim.limit}))
+            if not chosen:
+                return []
+            ids = [int(row["id"]) for row in chosen]
+            params = {"holder": claim.holder, "until": claim.until, **in_params(ids)}
+            claimed = await tx.fetch_all(_claim_ids(len(ids)), params)
+        claimed.sort(key=lambda row: (row["next_attempt_at"], row["id"]))
+        return claimed
 
     async def release_own(self, holder: str) -> None:
         """At a graceful stop: this process's interrupted attempts are due again at once."""
