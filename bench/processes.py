@@ -237,7 +237,7 @@ def read_phase(server: RoostServer, ids_file: Path, token: str, args: argparse.N
     quiet = wait_for_quiet(args.quiet_wait)
     command = [PYTHON, str(BENCH / "loadgen.py"), "--port", str(server.port), "--mode", "single"]
     command += ["--ids-file", str(ids_file), "--token", token, "--connections", str(args.connections)]
-    command += ["--rate", str(args.rate)]
+    command += ["--rate", str(args.rate * server.workers if args.per_process else args.rate)]
     command += ["--duration", str(args.duration), "--warmup", str(args.warmup)]
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(
@@ -440,7 +440,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, elapsed: flo
         f"Written by `bench/processes.py` on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC "
         f"({elapsed / 60:.1f} min). "
         f"Rerun: `.venv/bin/python -m bench.processes --duration {args.duration:g} --connections "
-        f"{args.connections} --writers {args.writers} --rounds {args.rounds} --rate {args.rate:g}`.",
+        f"{args.connections} --writers {args.writers} --rounds {args.rounds} --rate {args.rate:g}"
+        + (" --per-process`." if args.per_process else "`."),
         "",
         f"- machine: **{m['nproc']} CPUs** ({m['cpu_model']}), Python {m['python']}, PostgreSQL on "
         "127.0.0.1; shared with other work, so timings move by about ±20%",
@@ -456,7 +457,13 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, elapsed: flo
         "medians over the rounds",
         f"- (a) reads: {args.posts} posts, then `GET /2/tweets/:id{FIELDS}` with the app bearer token, "
         f"{args.connections} keep-alive connections"
-        + (f" paced at {args.rate:g} requests/s in all" if args.rate else " as fast as answered")
+        + (
+            f" paced at {args.rate:g} requests/s per server process (equal load on each)"
+            if args.rate and args.per_process
+            else f" paced at {args.rate:g} requests/s in all"
+            if args.rate
+            else " as fast as answered"
+        )
         + f", {args.warmup:g} s warm-up, {args.duration:g} s measured",
         f"- (b) writes: `POST /2/tweets` from {args.writers} concurrent clients (oauth2 user token) for "
         f"{args.duration:g} s with a subscribed webhook; every acknowledged post must be delivered "
@@ -536,6 +543,11 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=16, help="load generator connections (reads)")
     parser.add_argument(
         "--rate", type=float, default=0.0, help="reads: requests/s in all (0: as fast as answered)"
+    )
+    parser.add_argument(
+        "--per-process",
+        action="store_true",
+        help="reads: --rate is per server process (2 processes get twice the load: equal load per process)",
     )
     parser.add_argument("--writers", type=int, default=8, help="concurrent writers")
     parser.add_argument("--posts", type=int, default=200, help="posts created for the lookups")

@@ -24,8 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import aiohttp
-
 from roost.config import Settings
 from roost.core.records import Row
 from roost.events.crc import signature
@@ -34,6 +32,7 @@ from roost.events.outgoing import Outgoing
 from roost.events.replay import ReplayJobs
 from roost.events.schedule import CrcScheduler
 from roost.events.tail import EventLog
+from roost.events.webhook_client import WebhookClient
 from roost.storage.apps import AppStore
 from roost.storage.deliveries import Claim, DeliveryStore
 from roost.storage.webhooks import WebhookStore
@@ -113,7 +112,7 @@ class Dispatcher:
         self._settings = settings
         self._fanouts = tuple(fanouts)
         self._task: asyncio.Task[None] | None = None
-        self._session: aiohttp.ClientSession | None = None
+        self._client: WebhookClient | None = None
         self._housekeeping_at = 0.0  # monotonic time of the last scheduler/replay pass
         self._wake = asyncio.Event()
         self._stopping = False
@@ -132,15 +131,9 @@ class Dispatcher:
 
     def start(self) -> None:
         self._stopping = False
-        # aiohttp rather than httpx here: under many concurrent requests httpx spends far more CPU
-        # per request (bench/DELIVERY.md).
-        connector = aiohttp.TCPConnector(limit=MAX_IN_FLIGHT, limit_per_host=MAX_IN_FLIGHT_PER_WEBHOOK)
-        self._session = aiohttp.ClientSession(
-            connector=connector,
-            timeout=aiohttp.ClientTimeout(total=MAX_DELIVERY_REPLY_LIMIT_S),  # each post sets its own
-            trust_env=False,
-            auto_decompress=False,
-        )
+        # Not httpx nor aiohttp: a delivery reads only the reply's status, and those clients spent far
+        # more CPU per request (bench/DELIVERY.md, bench/WRITES.md).
+        self._client = WebhookClient()
         self._task = asyncio.create_task(self._run(), name="roost-dispatch")
         # Local writes wake the worker at once; polling remains for other processes' writes.
         self._log.listen(self._on_commit)
@@ -184,9 +177,9 @@ class Dispatcher:
         self._in_flight.clear()
         self._finished.clear()
         await self.crc_scheduler.stop()
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -274,7 +267,7 @@ class Dispatcher:
         claim: Claim | None = None
         if self._finished:
             self._at_caps = False
-        if room > 0 and self._session is not None and not self._at_caps:
+        if room > 0 and self._client is not None and not self._at_caps:
             expiry = wall_ms() + int((delivery_timeout(self._settings) + CLAIM_MARGIN_S) * 1000)
             claim = Claim(self._lease.holder, self._clock.now_ms(), expiry, room, self._within_caps)
         finished, self._finished = self._finished, []
@@ -333,27 +326,19 @@ class Dispatcher:
             "state": "failed",
         }
         try:
-            if target is None or self._session is None:
+            if target is None or self._client is None:
                 return
             raw = str(delivery["body"]).encode()
-            headers = {
-                "content-type": "application/json",
-                self._signature_header: signature(target.secret, raw),
-                EVENT_ID_HEADER: str(delivery["event_id"]),
-            }
+            headers = [
+                ("content-type", "application/json"),
+                (self._signature_header, signature(target.secret, raw)),
+                (EVENT_ID_HEADER, str(delivery["event_id"])),
+            ]
             started = time.monotonic()
             status: int | None
             try:
-                async with self._session.post(
-                    target.url,
-                    data=raw,
-                    headers=headers,
-                    allow_redirects=False,
-                    timeout=aiohttp.ClientTimeout(total=delivery_timeout(self._settings)),
-                ) as response:
-                    status = response.status
-                    await response.read()
-            except (aiohttp.ClientError, TimeoutError, ValueError):
+                status = await self._client.post(target.url, raw, headers, delivery_timeout(self._settings))
+            except (OSError, TimeoutError, ValueError):
                 status = None
             now = self._clock.now_ms()
             attempts += 1
