@@ -48,3 +48,24 @@ def test_open_streams_end_and_the_server_exits(monkeypatch: pytest.MonkeyPatch) 
     with sqlite3.connect(sqlite_path(live.settings.db_url)) as conn:
         reasons = [row[0] for row in conn.execute("SELECT disconnect_reason FROM stream_connections")]
     assert reasons == ["server_shutdown"]
+
+
+def test_a_stream_opened_while_the_server_stops_ends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client reconnecting in the moment between the streams' end and the listener's close is
+    ended like the others, instead of holding the stop until the grace period cuts it."""
+    monkeypatch.delenv(PG_ENV, raising=False)
+    live = LiveServer(tag="shutdown-reconnect").start()
+    try:
+        credentials = httpx.get(live.base_url + "/_roost/credentials", timeout=10).json()
+        live.loop.call_soon_threadsafe(live.app.end_streams)  # the stop's first step, and no more
+        headers = {"Authorization": f"Bearer {credentials['bearer_token']}"}
+        with (
+            httpx.Client(base_url=live.base_url, timeout=10) as client,
+            client.stream("GET", "/2/tweets/sample/stream", headers=headers) as response,
+        ):
+            assert response.status_code == 200
+            # Ends by itself well before the 20 s keep-alive, or the 10 s read timeout raises.
+            body = b"".join(response.iter_raw())
+        assert b'"data"' not in body
+    finally:
+        live.stop()

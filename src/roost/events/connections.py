@@ -133,6 +133,9 @@ class Registry:
         self.active: dict[str, Active] = {}
         # Ended here but their rows not yet closed: not counted against the limit meanwhile.
         self.ending: set[str] = set()
+        # Set by `end_all`: the server is stopping, and a connection opened now ends at once (a client
+        # reconnecting in that moment would otherwise hold the stop until its grace period ran out).
+        self.stopping = False
 
     def keepalive_s(self, endpoint: Endpoint) -> float:
         return self._settings.number(endpoint.keepalive_setting, DEFAULT_KEEPALIVE_S, positive=True)
@@ -166,6 +169,8 @@ class Registry:
         now = self._clock.now_ms()
         entry = Active(ident, app_id, project_id, endpoint, partition, now)
         self.active[ident] = entry  # held before the first await: the limit check cannot race
+        if self.stopping:
+            entry.kill(SHUTDOWN)
         if not endpoint.recorded:
             return entry
         store = self._store
@@ -192,6 +197,7 @@ class Registry:
 
     def end_all(self, reason: str = SHUTDOWN) -> int:
         """End every open connection at its next step (the server is stopping); returns how many."""
+        self.stopping = True
         entries = list(self.active.values())
         for entry in entries:
             self.kill(entry, reason)
