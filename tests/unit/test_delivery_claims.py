@@ -52,7 +52,7 @@ def test_a_round_claims_only_the_rows_it_picks() -> None:
         try:
             store = DeliveryStore(db)
             rows = [_row(position, 1 + position % 2) for position in range(1, 41)]
-            assert await store.enqueue(rows, 0, 40)
+            assert await store.enqueue(rows, 0, 40) == []
             picked: list[list[int]] = []
 
             def pick(due: list[Row]) -> list[Row]:
@@ -71,6 +71,31 @@ def test_a_round_claims_only_the_rows_it_picks() -> None:
                 before = db.raw_connection().total_changes
                 await store.settle([], Claim("me", 10_000, 99_999, 30, _first(3)))
                 assert db.raw_connection().total_changes - before == 3
+        finally:
+            await db.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_collecting_round_claims_its_fresh_rows_in_the_same_transaction() -> None:
+    url = fresh_database_url("claims")
+    upgrade(url)
+
+    async def scenario() -> None:
+        db = await open_database(url)
+        try:
+            store = DeliveryStore(db)
+            rows = [_row(position, 1) for position in range(1, 11)]
+            claimed = await store.enqueue(rows, 0, 10, Claim("me", 10_000, 99_999, 256, _first(4)))
+            assert claimed is not None
+            assert [row["event_position"] for row in claimed] == [1, 2, 3, 4]
+            assert await store.counts_by_state() == {"pending": 6, "sending": 4}
+            assert await store.cursor() == 10
+            # The cursor moved under a second mover: nothing written, nothing claimed.
+            assert (
+                await store.enqueue([_row(11, 1)], 0, 11, Claim("me", 10_000, 99_999, 256, _first(4))) is None
+            )
+            assert await store.counts_by_state() == {"pending": 6, "sending": 4}
         finally:
             await db.close()
 

@@ -229,9 +229,12 @@ class Dispatcher:
             if index % YIELD_EVERY_EVENTS == YIELD_EVERY_EVENTS - 1:
                 await asyncio.sleep(0)  # SQLite reads never pause: let waiting requests run between events
             rows.extend(await self._deliveries_for(event))
-        if not await self.store.enqueue(rows, cursor, int(events[-1]["position"])):
+        launch = await self.store.enqueue(rows, cursor, int(events[-1]["position"]), self._claim())
+        if launch is None:
             # Another process took the lease and moved the cursor first: its rows stand.
             log.info("the delivery cursor moved under this process; its batch is dropped")
+            return
+        await self._launch(launch)
 
     async def _deliveries_for(self, event: Row) -> list[dict[str, Any]]:
         outgoing: list[Outgoing] = []
@@ -263,13 +266,9 @@ class Dispatcher:
     # process until a claim expiry) in one transaction.
 
     async def _send_round(self) -> None:
-        room = MAX_IN_FLIGHT - len(self._in_flight)
-        claim: Claim | None = None
         if self._finished:
             self._at_caps = False
-        if room > 0 and self._client is not None and not self._at_caps:
-            expiry = wall_ms() + int((delivery_timeout(self._settings) + CLAIM_MARGIN_S) * 1000)
-            claim = Claim(self._lease.holder, self._clock.now_ms(), expiry, room, self._within_caps)
+        claim = None if self._at_caps else self._claim()
         finished, self._finished = self._finished, []
         self._storing = {int(outcome["id"]) for outcome in finished}  # no longer count against the caps
         try:
@@ -279,6 +278,18 @@ class Dispatcher:
             raise
         for outcome in finished:
             self._in_flight.pop(outcome["id"], None)
+        await self._launch(launch)
+
+    def _claim(self) -> Claim | None:
+        """What this process may claim now: as many due rows as it has room in flight for."""
+        room = MAX_IN_FLIGHT - len(self._in_flight)
+        if room <= 0 or self._client is None:
+            return None
+        expiry = wall_ms() + int((delivery_timeout(self._settings) + CLAIM_MARGIN_S) * 1000)
+        return Claim(self._lease.holder, self._clock.now_ms(), expiry, room, self._within_caps)
+
+    async def _launch(self, launch: list[Row]) -> None:
+        """A task of its own for each claimed delivery."""
         targets: dict[int, _Target | None] = {}
         for delivery in launch:
             webhook_id = int(delivery["webhook_id"])

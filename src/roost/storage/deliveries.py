@@ -130,17 +130,23 @@ class DeliveryStore:
         """Valid webhooks with an account-activity subscription for `user_id`."""
         return await self._db.fetch_all(_targets, {"user_id": user_id})
 
-    async def enqueue(self, rows: Sequence[dict[str, Any]], since: int, cursor: int) -> bool:
-        """Record new deliveries and move the cursor from `since` past their events, atomically.
-        False (nothing written) when another process moved the cursor from `since` meanwhile."""
+    async def enqueue(
+        self, rows: Sequence[dict[str, Any]], since: int, cursor: int, claim: Claim | None = None
+    ) -> list[Row] | None:
+        """Record new deliveries and move the cursor from `since` past their events, atomically, and
+        claim (as `settle` does) the due ones `claim` picks, so the collecting process sends its fresh
+        deliveries without another transaction. None (nothing written) when another process moved the
+        cursor from `since` meanwhile."""
         async with self._db.transaction() as tx:
             # The cursor first: on PostgreSQL a concurrent mover waits here for the other's commit
             # and then finds the cursor moved, before any of its rows can collide.
             if not await _set_cursor(tx, since, cursor):
-                return False
+                return None
             if rows:
                 await tx.execute_many(_insert_delivery, rows)
-        return True
+            claimed = await _claim(tx, claim) if rows and claim is not None else []
+        claimed.sort(key=_due_order)
+        return claimed
 
     async def listing(self, webhook_id: int | None, limit: int = 500) -> list[Row]:
         if webhook_id is None:
@@ -164,15 +170,8 @@ class DeliveryStore:
                 await tx.execute_many(_record, outcomes)
             if claim is None:
                 return []
-            # Choose first, then write only the chosen rows: claiming every due row and giving most of
-            # them back (a webhook at its in-flight cap) cost two writes per row per round.
-            chosen = claim.pick(await tx.fetch_all(_due, {"now": claim.now_ms, "limit": claim.limit}))
-            if not chosen:
-                return []
-            ids = [int(row["id"]) for row in chosen]
-            params = {"holder": claim.holder, "until": claim.until, **in_params(ids)}
-            claimed = await tx.fetch_all(_claim_ids(len(ids)), params)
-        claimed.sort(key=lambda row: (row["next_attempt_at"], row["id"]))
+            claimed = await _claim(tx, claim)
+        claimed.sort(key=_due_order)
         return claimed
 
     async def release_own(self, holder: str) -> None:
@@ -188,6 +187,22 @@ class DeliveryStore:
     async def record(self, delivery_id: int, **outcome: Any) -> None:
         async with self._db.transaction() as tx:
             await tx.execute(_record, {"id": delivery_id, **outcome})
+
+
+def _due_order(row: Row) -> tuple[int, int]:
+    return (int(row["next_attempt_at"]), int(row["id"]))
+
+
+async def _claim(tx: Executor, claim: Claim) -> list[Row]:
+    """Claim, for `claim.holder` until `claim.until`, the rows `claim.pick` chooses among the oldest
+    `claim.limit` due ones. Choose first, then write only the chosen rows: claiming every due row and
+    giving most back (a webhook at its in-flight cap) cost two writes per row per round."""
+    chosen = claim.pick(await tx.fetch_all(_due, {"now": claim.now_ms, "limit": claim.limit}))
+    if not chosen:
+        return []
+    ids = [int(row["id"]) for row in chosen]
+    params = {"holder": claim.holder, "until": claim.until, **in_params(ids)}
+    return await tx.fetch_all(_claim_ids(len(ids)), params)
 
 
 async def _set_cursor(tx: Executor, since: int, position: int) -> bool:
