@@ -107,7 +107,7 @@ def test_the_redirect_is_undone_after_its_test(roost_server):
     assert not hasattr(httpx.HTTPTransport.handle_request, "__roost_redirect__")
     assert not hasattr(aiohttp.ClientSession._request, "__roost_redirect__")
     assert not hasattr(urllib.request.AbstractHTTPHandler.do_open, "__roost_redirect__")
-    assert not any(type(finder).__name__ == "_PostImportFinder" for finder in sys.meta_path)
+    assert not any(type(finder).__name__ == "PostImportFinder" for finder in sys.meta_path)
 """
 
 # Reports what the session left running, once its fixtures are torn down.

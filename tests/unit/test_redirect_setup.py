@@ -25,7 +25,7 @@ server = redirect_support.server
 
 def test_importing_the_module_as_a_package_member_installs_nothing() -> None:
     # Only `import sitecustomize` at start-up activates it.
-    assert not any(type(f).__name__ == "_PostImportFinder" for f in sys.meta_path)
+    assert not any(type(f).__name__ == "PostImportFinder" for f in sys.meta_path)
     assert sc._CONFIG is None
 
 

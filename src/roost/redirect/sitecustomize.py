@@ -27,8 +27,6 @@ program, so every patch step is defensive and falls back to the unpatched behavi
 from __future__ import annotations
 
 import contextlib
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import weakref
@@ -36,6 +34,14 @@ from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
+
+# The import hook and the chaining to a shadowed sitecustomize live beside this file. Imported as
+# `roost.redirect.sitecustomize` they come from the package; as the top-level `sitecustomize` (this
+# directory on PYTHONPATH, roost not necessarily installed) from that same directory.
+if __package__:
+    from . import roost_redirect_hooks as _hooks
+else:
+    import roost_redirect_hooks as _hooks  # type: ignore[no-redef, import-not-found]
 
 DEFAULT_HOSTS = frozenset(
     {
@@ -485,70 +491,12 @@ def _apply(patcher: Callable[[ModuleType], None], module: ModuleType) -> None:
             sys.stderr.write(f"roost redirect: could not patch {module.__name__}: {exc!r}\n")
 
 
-class _HookedLoader:
-    """Delegating loader that runs a patcher right after the module body executed."""
-
-    def __init__(self, loader: Any, patcher: Callable[[ModuleType], None]) -> None:
-        self._loader = loader
-        self._patcher = patcher
-
-    def create_module(self, spec: Any) -> Any:
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module: ModuleType) -> None:
-        # Put the real loader back first so the module (and importlib.resources) sees it.
-        try:
-            module.__loader__ = self._loader
-            if module.__spec__ is not None:
-                module.__spec__.loader = self._loader
-        except Exception:
-            pass
-        self._loader.exec_module(module)
-        _apply(self._patcher, module)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._loader, name)
-
-
-class _PostImportFinder:
-    """``sys.meta_path`` finder that wraps the loader of the libraries we patch."""
-
-    def __init__(self, patchers: Mapping[str, Callable[[ModuleType], None]]) -> None:
-        self._patchers = dict(patchers)
-        self._busy: set[str] = set()
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        patcher = self._patchers.get(fullname)
-        if patcher is None or fullname in self._busy:
-            return None
-        # The import lock for `fullname` is held, so this guard only stops our own recursion.
-        self._busy.add(fullname)
-        try:
-            spec = None
-            for finder in list(sys.meta_path):
-                find = getattr(finder, "find_spec", None)
-                if finder is self or find is None:
-                    continue
-                spec = find(fullname, path, target)
-                if spec is not None:
-                    break
-        finally:
-            self._busy.discard(fullname)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        spec.loader = _HookedLoader(spec.loader, patcher)
-        return spec
-
-    def invalidate_caches(self) -> None:
-        pass
-
-
 def install(config: Config) -> None:
     """Activate the redirect: hook future imports and patch libraries already imported."""
     global _CONFIG
     _CONFIG = config
-    if not any(isinstance(f, _PostImportFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _PostImportFinder(_PATCHERS))
+    if not any(isinstance(f, _hooks.PostImportFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _hooks.PostImportFinder(_PATCHERS, _apply))
     for name, patcher in _PATCHERS.items():
         module = sys.modules.get(name)
         if module is not None:
@@ -564,7 +512,7 @@ def redirecting(
     global _CONFIG
     previous = _CONFIG
     replaced_before = len(_REPLACED)
-    finder = _PostImportFinder(patchers)
+    finder = _hooks.PostImportFinder(patchers, _apply)
     sys.meta_path.insert(0, finder)
     _CONFIG = config
     try:
@@ -584,42 +532,6 @@ def redirecting(
                 setattr(owner, name, original)
 
 
-# --- start-up ---------------------------------------------------------------------------
-
-
-def _same_dir(a: str, b: str) -> bool:
-    try:
-        return os.path.normcase(os.path.realpath(a or os.curdir)) == os.path.normcase(
-            os.path.realpath(b or os.curdir)
-        )
-    except Exception:
-        return False
-
-
-def chain_next_sitecustomize(own_file: str) -> None:
-    """Run the ``sitecustomize`` we shadow (the next one on sys.path after our directory)."""
-    here = os.path.dirname(os.path.abspath(own_file))
-    entries = list(sys.path)
-    start = next((i + 1 for i, entry in enumerate(entries) if _same_dir(entry, here)), 0)
-    search = [entry for entry in entries[start:] if not _same_dir(entry, here)]
-    try:
-        spec = importlib.machinery.PathFinder.find_spec("sitecustomize", search)
-    except Exception:
-        return
-    if spec is None or spec.loader is None or not spec.origin:
-        return
-    if os.path.realpath(spec.origin) == os.path.realpath(own_file):
-        return
-    try:
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        # Same report `site` gives for a failing sitecustomize; start-up goes on.
-        sys.stderr.write(
-            f"Error in sitecustomize; set PYTHONVERBOSE for traceback:\n{type(exc).__name__}: {exc}\n"
-        )
-
-
 def _bootstrap() -> None:
     try:
         config = load_config(os.environ)
@@ -628,7 +540,7 @@ def _bootstrap() -> None:
     except Exception:
         pass
     # Hooks go in first so that a chained sitecustomize importing requests is patched too.
-    chain_next_sitecustomize(__file__)
+    _hooks.chain_next_sitecustomize(__file__)
 
 
 if __name__ == "sitecustomize":
