@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -32,6 +33,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
 from roost.core.records import Row
+from roost.storage.checkpoints import WalCheckpointer
 
 Params = Mapping[str, Any]
 COMMIT_CHANNEL = "roost_commits"
@@ -237,6 +239,10 @@ class SQLiteDatabase(Database):
         self._data_version: int | None = None  # the reader's at its last snapshot; None: resync quietly
         self._closed = False
         self._group: asyncio.Future[None] | None = None  # this turn's shared transaction, done at its commit
+        self._checkpointer: WalCheckpointer | None = None
+        if path != ":memory:":
+            self._writer.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's thread does it
+            self._checkpointer = WalCheckpointer(path)
 
     @staticmethod
     def _open(path: str) -> sqlite3.Connection:
@@ -290,6 +296,8 @@ class SQLiteDatabase(Database):
         # The next read takes a snapshot that includes this commit; its data_version change is ours.
         self._end_snapshot()
         self._data_version = None
+        if self._checkpointer is not None:
+            self._checkpointer.committed()
         self._announce()
 
     async def fetch_one(self, statement: ClauseElement, params: Params | None = None) -> Row | None:
@@ -378,10 +386,19 @@ class SQLiteDatabase(Database):
     def raw_connection(self) -> sqlite3.Connection:
         return self._writer
 
+    def checkpoints(self) -> int:
+        """Checkpoints of the write-ahead log done so far (0 for an in-memory database)."""
+        return 0 if self._checkpointer is None else self._checkpointer.checkpoints
+
+    def background_threads(self) -> list[threading.Thread]:
+        return [] if self._checkpointer is None else [self._checkpointer.thread]
+
     async def close(self) -> None:
         self._commit_group()
         self._end_snapshot()
         self._closed = True
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self._reader.close()
         if self._writer is not self._reader:
             self._writer.close()

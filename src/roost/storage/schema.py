@@ -201,6 +201,7 @@ post_mentions = Table(
     Column("post_id", BigInteger, nullable=False),
     Column("user_id", BigInteger, nullable=False),
     PrimaryKeyConstraint("user_id", "post_id"),
+    Index("ix_post_mentions_post", "post_id", "user_id"),  # a post's mentions: fan-out, deletion
 )
 
 media = Table(

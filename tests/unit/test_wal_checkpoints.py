@@ -1,0 +1,59 @@
+"""Write-ahead log checkpoints run on a thread of their own, never inside a commit on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+from sqlalchemy import Column, Integer, MetaData, Table, insert
+
+from roost.storage.db import SQLiteDatabase
+
+_items = Table("items", MetaData(), Column("id", Integer, primary_key=True))
+
+
+def in_database_file(path: Path) -> list[int]:
+    """The rows in the database file itself: `immutable` makes SQLite ignore the log."""
+    with sqlite3.connect(f"file:{path}?immutable=1", uri=True) as conn:
+        return [row[0] for row in conn.execute("SELECT id FROM items ORDER BY id")]
+
+
+async def wait_for_checkpoints(db: SQLiteDatabase, count: int) -> None:
+    deadline = time.monotonic() + 10
+    while db.checkpoints() < count:
+        assert time.monotonic() < deadline, "no checkpoint within 10 s of a commit"
+        await asyncio.sleep(0.01)
+
+
+async def test_commits_reach_the_database_file_through_the_checkpoint_thread(tmp_path: Path) -> None:
+    path = tmp_path / "wal.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE items (id INTEGER PRIMARY KEY)")
+    conn.close()  # the last connection's close checkpoints: the table is in the file
+    db = SQLiteDatabase(str(path))
+    try:
+        assert db.raw_connection().execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        async with db.transaction() as tx:
+            await tx.execute(insert(_items).values(id=1))
+        assert in_database_file(path) == []  # the commit left it in the log
+        await wait_for_checkpoints(db, 1)
+        assert in_database_file(path) == [1]
+    finally:
+        await db.close()
+
+
+async def test_closing_stops_the_checkpoint_thread(tmp_path: Path) -> None:
+    db = SQLiteDatabase(str(tmp_path / "wal.db"))
+    threads = db.background_threads()
+    assert [thread.is_alive() for thread in threads] == [True]
+    await db.close()
+    assert [thread.is_alive() for thread in threads] == [False]
+
+
+async def test_an_in_memory_database_has_no_checkpoint_thread() -> None:
+    db = SQLiteDatabase(":memory:")
+    assert db.background_threads() == []
+    await db.close()
