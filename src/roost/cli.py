@@ -18,6 +18,7 @@ from roost.commands.seed import seed
 from roost.commands.snapshot import snapshot
 from roost.config import Settings
 from roost.core.access_log import configure_logging
+from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 from roost.serving import REQUEST_TIMEOUT_S, Server
 
 if TYPE_CHECKING:
@@ -222,7 +223,13 @@ def _serve_process(
             creds = await state.credentials()
             click.echo("  demo credentials:")
             for key, value in creds.items():
-                click.echo(f"    {key:<20} {value}")
+                if not isinstance(value, dict):
+                    click.echo(f"    {key:<20} {value}")
+            for key, value in creds.items():
+                if isinstance(value, dict):  # a second app's credentials (the pay-per-use demo app)
+                    click.echo(f"  {key.replace('_', '-')} app credentials (the same user):")
+                    for inner, inner_value in value.items():
+                        click.echo(f"    {inner:<20} {inner_value}")
         sys.stdout.flush()
 
     app = RoostApp(settings, on_ready=ready)
@@ -425,9 +432,16 @@ Example:
 )
 @click.option("--owner", "owner", default=None, help="Username of the app owner.")
 @click.option("--callback", "callbacks", multiple=True, help="Registered callback URL (repeatable).")
+@click.option(
+    "--package",
+    type=click.Choice(list(PACKAGES)),
+    default=DEFAULT_PACKAGE,
+    show_default=True,
+    help="The app's access package: which limits and self-serve rules hold (docs/access-levels.md).",
+)
 @db_option
 def apps_create(
-    name: str, permission: str, owner: str | None, callbacks: tuple[str, ...], db_url: str
+    name: str, permission: str, owner: str | None, callbacks: tuple[str, ...], package: str, db_url: str
 ) -> None:
     """Create an app; prints its keys, bearer token and OAuth 2.0 client."""
     from roost.control.routes import app_view
@@ -440,9 +454,32 @@ def apps_create(
                 raise click.ClickException(f"no user named {owner}")
             owner_id = row["id"]
         app = await domain.accounts.create_app(
-            name=name, owner_user_id=owner_id, permission=permission, callback_urls=list(callbacks)
+            name=name,
+            owner_user_id=owner_id,
+            permission=permission,
+            callback_urls=list(callbacks),
+            package=package,
         )
         return app_view(app)
+
+    click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+@apps.command(
+    "package",
+    epilog="""\b
+Example:
+  roost apps package --consumer-key "$CONSUMER_KEY" --package pay-per-use""",
+)
+@click.option("--consumer-key", required=True, help="The app's consumer key.")
+@click.option("--package", type=click.Choice(list(PACKAGES)), required=True, help="The new package.")
+@db_option
+def apps_package(consumer_key: str, package: str, db_url: str) -> None:
+    """Move an app to another access package (a running server sees it within 2 seconds)."""
+    from roost.control.routes import app_view
+
+    async def work(domain: Domain) -> dict[str, Any]:
+        return app_view(await domain.accounts.change_package(consumer_key, package))
 
     click.echo(json.dumps(_offline(db_url, work), indent=2))
 

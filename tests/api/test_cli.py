@@ -97,6 +97,24 @@ def test_tokens_regenerate_revokes_the_old_token(tmp_path: Path) -> None:
     assert "no live OAuth 1.0a access token" in stale.stderr
 
 
+def test_apps_are_created_on_a_package_and_moved_to_another(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'packages.db'}"
+    made = _roost("apps", "create", "--name", "self-serve bot", "--package", "pay-per-use", "--db", db)
+    assert made.returncode == 0, made.stderr
+    app = json.loads(made.stdout)
+    assert app["package"] == "pay-per-use"
+    moved = _roost(
+        "apps", "package", "--consumer-key", app["consumer_key"], "--package", "enterprise", "--db", db
+    )
+    assert moved.returncode == 0, moved.stderr
+    assert (json.loads(moved.stdout)["id"], json.loads(moved.stdout)["package"]) == (app["id"], "enterprise")
+    unknown = _roost("apps", "package", "--consumer-key", "nope", "--package", "enterprise", "--db", db)
+    assert unknown.returncode != 0
+    assert "consumer_key must name an existing app" in unknown.stderr
+    refused = _roost("apps", "create", "--name", "x", "--package", "platinum", "--db", db)
+    assert refused.returncode == 2 and "'platinum' is not one of" in refused.stderr
+
+
 def test_serve_rejects_a_malformed_option() -> None:
     result = _roost("serve", "--option", "no-equals-sign", "--port", "1")
     assert result.returncode == 2

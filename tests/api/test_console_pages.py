@@ -105,6 +105,26 @@ def test_a_form_with_a_bad_field_is_a_400_page(http: httpx.Client) -> None:
     assert response.status_code == 400 and response.headers["content-type"].startswith("text/html")
 
 
+def test_the_apps_page_creates_an_app_on_a_package_and_changes_it(http: httpx.Client) -> None:
+    made = http.post(
+        "/_roost/console/apps/create", data={"name": "console self-serve", "package": "pay-per-use"}
+    )
+    assert made.status_code == 201
+    app_id = re.search(r'id="made-app">\s*<h2>App “console self-serve” \((\d+)\)', made.text)
+    assert app_id is not None
+    selected = re.compile(rf'id="app-{app_id[1]}-package">.*?<option selected>([a-z-]+)</option>', re.S)
+    assert selected.search(made.text)[1] == "pay-per-use"  # type: ignore[index]
+    key = re.search(r'id="new-consumer_key">([^<]+)<', made.text)
+    assert key is not None
+    changed = http.post(
+        "/_roost/console/apps/package", data={"consumer_key": key[1], "package": "enterprise"}
+    )
+    assert changed.status_code == 200
+    assert selected.search(changed.text)[1] == "enterprise"  # type: ignore[index]
+    refused = http.post("/_roost/console/apps/package", data={"consumer_key": key[1], "package": "gold"})
+    assert refused.status_code == 400 and "package must be one of pay-per-use, enterprise" in refused.text
+
+
 def test_retry_and_replay_endpoints_refuse_what_they_cannot_do(http: httpx.Client) -> None:
     assert http.post("/_roost/deliveries/123456/retry").status_code == 404
     assert http.post("/_roost/deliveries/x/retry").status_code == 400

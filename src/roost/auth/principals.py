@@ -94,7 +94,10 @@ class Authenticator:
     async def _bearer(self, token: str) -> tuple[Principal, int | None]:
         app = await self._cached("bearer", token, self._apps.by_bearer)
         if app is not None:
-            return Principal("app", app["id"], app["project_id"], None, "read", token=token), None
+            principal = Principal(
+                "app", app["id"], app["project_id"], None, "read", token=token, package=app["package"]
+            )
+            return principal, None
         row = await self._cached("oauth2", token, self._apps.oauth2_token)
         if row is None or row["kind"] != "access":
             raise errors.unauthorized().because(
@@ -111,7 +114,9 @@ class Authenticator:
             raise errors.unauthorized().because("the OAuth 2.0 access token's app no longer exists")
         scopes = frozenset(row["scopes"].split())
         level = "read-write" if any(scope.endswith(".write") for scope in scopes) else "read"
-        principal = Principal("oauth2", app["id"], app["project_id"], row["user_id"], level, scopes, token)
+        principal = Principal(
+            "oauth2", app["id"], app["project_id"], row["user_id"], level, scopes, token, app["package"]
+        )
         return principal, row["expires_at"]
 
     async def _app_by_id(self, key: str) -> Any:
@@ -143,7 +148,9 @@ class Authenticator:
         await self.check_window(oauth, token_value)
         if token is None:
             # Consumer-only signatures are valid only on the token endpoints; elsewhere there is no user.
-            return Principal("oauth1", app["id"], app["project_id"], None, app["permission"])
+            return Principal(
+                "oauth1", app["id"], app["project_id"], None, app["permission"], package=app["package"]
+            )
         return Principal(
             "oauth1",
             app["id"],
@@ -151,6 +158,7 @@ class Authenticator:
             token["user_id"],
             token["access_level"],
             token=token_value or "",
+            package=app["package"],
         )
 
     def signature_ok(

@@ -22,6 +22,8 @@ from roost.core.clock import iso_ms, parse_rfc3339
 from roost.core.ids import MAX_SNOWFLAKE
 from roost.core.journal import REASON_KEY, reason_of
 from roost.core.records import Row
+from roost.domain.packages import DEFAULT_PACKAGE
+from roost.domain.packages import catalogue as package_catalogue
 
 
 class OrjsonResponse(JSONResponse):
@@ -120,8 +122,19 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
             permission=body.get("permission", "read-write-directmessages"),
             callback_urls=body.get("callback_urls") or [],
             client_type="public" if body.get("client_type") == "public" else "confidential",
+            package=body.get("package", DEFAULT_PACKAGE),
         )
         return OrjsonResponse(app_view(row), status_code=201)
+
+    async def change_package(request: Request) -> Response:
+        body = await _json(request)
+        if not isinstance(body, dict) or not isinstance(body.get("consumer_key"), str):
+            raise errors.invalid_body("consumer_key is required")
+        row = await domain.accounts.change_package(body["consumer_key"], body.get("package"))
+        return OrjsonResponse(app_view(row))
+
+    async def packages(request: Request) -> Response:
+        return OrjsonResponse(package_catalogue())
 
     async def issue_token(request: Request) -> Response:
         body = await _json(request)
@@ -175,6 +188,8 @@ def build_control_app(state: ServerState, extra_routes: list[BaseRoute] | None =
         Route("/_roost/clock", clock, methods=["GET", "POST"]),
         Route("/_roost/users", create_user, methods=["POST"]),
         Route("/_roost/apps", create_app, methods=["POST"]),
+        Route("/_roost/apps/package", change_package, methods=["POST"]),
+        Route("/_roost/packages", packages),
         Route("/_roost/tokens", issue_token, methods=["POST"]),
         Route("/_roost/follows", create_follow, methods=["POST"]),
         Route("/_roost/settings", feature_settings, methods=["GET", "POST"]),
@@ -230,4 +245,5 @@ def app_view(row: Row) -> dict[str, Any]:
         "client_secret": row["client_secret"],
         "permission": row["permission"],
         "client_type": row["client_type"],
+        "package": row["package"],
     }

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from roost.ads.pipeline import SANDBOX_PREFIX
 from roost.config import Settings
+from roost.core.records import Row
 from roost.data.demo import DEMO_PASSWORD, DemoSeed
 from roost.data.demo_ads import DEMO_ADS_ACCOUNT, DEMO_SANDBOX_ACCOUNT
 from roost.wiring import Domain
@@ -62,17 +63,10 @@ class ServerState:
 
     async def credentials(self) -> dict[str, Any]:
         demo = await self.domain.maintenance.demo_account()
-        app, user, oauth1, oauth2 = demo.app, demo.user, demo.oauth1, demo.oauth2
+        user = demo.user
         base_url = self.settings.base_url
-        return {
-            "consumer_key": app["consumer_key"],
-            "consumer_secret": app["consumer_secret"],
-            "access_token": oauth1["token"] if oauth1 else None,
-            "access_token_secret": oauth1["secret"] if oauth1 else None,
-            "bearer_token": app["bearer_token"],
-            "oauth2_user_token": oauth2["token"] if oauth2 else None,
-            "client_id": app["client_id"],
-            "client_secret": app["client_secret"],
+        credentials: dict[str, Any] = {
+            **_app_credentials(demo.app, demo.oauth1, demo.oauth2),
             "user_id": str(user["id"]),
             "password": DEMO_PASSWORD,
             "username": user["username"],
@@ -82,3 +76,24 @@ class ServerState:
             "ads_account_id": DEMO_ADS_ACCOUNT,
             "ads_sandbox_account_id": DEMO_SANDBOX_ACCOUNT,
         }
+        if demo.self_serve_app is not None:
+            # The second demo app: the same user, on the pay-per-use package (issue 20).
+            credentials["pay_per_use"] = _app_credentials(
+                demo.self_serve_app, demo.self_serve_oauth1, demo.self_serve_oauth2
+            )
+        return credentials
+
+
+def _app_credentials(app: Row, oauth1: Row | None, oauth2: Row | None) -> dict[str, Any]:
+    """An app's keys and the demo user's tokens for it (None where revoked)."""
+    return {
+        "consumer_key": app["consumer_key"],
+        "consumer_secret": app["consumer_secret"],
+        "access_token": oauth1["token"] if oauth1 else None,
+        "access_token_secret": oauth1["secret"] if oauth1 else None,
+        "bearer_token": app["bearer_token"],
+        "oauth2_user_token": oauth2["token"] if oauth2 else None,
+        "client_id": app["client_id"],
+        "client_secret": app["client_secret"],
+        "package": app["package"],
+    }

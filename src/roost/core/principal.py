@@ -17,6 +17,7 @@ class Principal:
     access_level: str
     scopes: frozenset[str] = frozenset()
     token: str = ""
+    package: str = "enterprise"  # the app's access package (domain/packages.py)
 
     @property
     def can_write(self) -> bool:

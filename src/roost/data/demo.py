@@ -18,7 +18,13 @@ from roost.data.demo_community import seed_community
 from roost.domain.accounts import AccountService
 from roost.domain.lists import ListService
 from roost.domain.lookup import Lookup
-from roost.domain.maintenance import DEMO_APP_SETTING, DEMO_USER_SETTING, Maintenance
+from roost.domain.maintenance import (
+    DEMO_APP_SETTING,
+    DEMO_SELF_SERVE_APP_SETTING,
+    DEMO_USER_SETTING,
+    Maintenance,
+)
+from roost.domain.packages import PAY_PER_USE
 from roost.domain.posts import PostService
 from roost.domain.reposts import Reposts
 from roost.domain.space_objects import TOPICS as SPACE_TOPICS
@@ -39,6 +45,8 @@ from roost.storage.users import UserStore
 DEMO_USERNAME = "roost_dev"
 DEMO_PASSWORD = "roost"  # for the sign-in page of the authorize flows
 DEMO_APP = "roost demo app"
+DEMO_SELF_SERVE_APP = "roost pay-per-use app"
+SELF_SERVE_WORKER = 5  # id worker of the second demo app (accounts use 2, posts 3, extras 4)
 DAY_MS = 86_400_000
 ACCOUNTS_EPOCH_MS = 1_717_200_000_000  # 2024-06-01T00:00:00Z
 
@@ -250,8 +258,28 @@ class DemoSeed:
         )
         await self._spaces_and_standing(owner, people, now)  # issue 15
         await seed_community(self._db, self._seed, owner, people, now)
+        await self._self_serve_app(owner)
         await self._maintenance.observe_ids()
         return {"app": app, "user": owner}
+
+    async def _self_serve_app(self, owner: dict) -> None:
+        """A second app, on the pay-per-use package, with the demo user's tokens: the self-serve rules
+        can be tried at once (issue 20). Made last, from sources of its own, so no earlier id, key or
+        token changes."""
+        clock = Clock(frozen_ms=ACCOUNTS_EPOCH_MS)
+        ids = SnowflakeGenerator(clock, worker=SELF_SERVE_WORKER)
+        accounts = self._accounts.with_sources(clock, ids, TokenSource(self._seed + 20))
+        async with self._db.transaction() as tx:
+            app = await accounts.create_app_in(
+                tx,
+                name=DEMO_SELF_SERVE_APP,
+                owner_user_id=owner["id"],
+                callback_urls=["http://127.0.0.1:8080/callback", "oob"],
+                package=PAY_PER_USE,
+            )
+            await accounts.issue_oauth1_in(tx, app, owner["id"])
+            await accounts.issue_oauth2_in(tx, app, owner["id"])
+            await app_rows.put_setting(tx, DEMO_SELF_SERVE_APP_SETTING, str(app["id"]))
 
     async def _social_extras(self, owner: dict, people: list[dict], now: int) -> None:
         """Issue 14's objects, made after everything above so no earlier id or object changes: the

@@ -18,6 +18,7 @@ from roost.core.errors import ApiError, invalid_body
 from roost.core.ids import SnowflakeGenerator, TokenSource
 from roost.core.params import USERNAME_PATTERN
 from roost.core.records import Row
+from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 from roost.domain.text import user_entities
 from roost.storage import apps as app_rows
 from roost.storage import users as user_rows
@@ -67,6 +68,11 @@ def oauth1_credentials(token: Row) -> dict[str, str]:
 def oauth2_credentials(token: Row) -> dict[str, str]:
     """What the holder of an OAuth 2.0 access token issued outside the authorize flow is given."""
     return {"access_token": token["token"], "scope": token["scopes"]}
+
+
+def _check_package(package: object) -> None:
+    if package not in PACKAGES:
+        raise invalid_body(f"package must be one of {', '.join(PACKAGES)}")
 
 
 def _json_or_none(value: Any) -> str | None:
@@ -203,6 +209,7 @@ class AccountService:
         permission: str = "read-write-directmessages",
         callback_urls: Sequence[str] | None = None,
         client_type: str = "confidential",
+        package: str = DEFAULT_PACKAGE,
     ) -> Row:
         async with self._db.transaction() as tx:
             return await self.create_app_in(
@@ -212,6 +219,7 @@ class AccountService:
                 permission=permission,
                 callback_urls=callback_urls,
                 client_type=client_type,
+                package=package,
             )
 
     async def create_app_in(
@@ -223,9 +231,11 @@ class AccountService:
         permission: str = "read-write-directmessages",
         callback_urls: Sequence[str] | None = None,
         client_type: str = "confidential",
+        package: str = DEFAULT_PACKAGE,
     ) -> Row:
         if permission not in PERMISSIONS:
             raise invalid_body(f"permission must be one of {', '.join(PERMISSIONS)}")
+        _check_package(package)
         tokens = self._tokens
         app_id = self._ids.next_id()
         row: Row = {
@@ -244,6 +254,7 @@ class AccountService:
             "callback_urls": jsonio.dumps(callback_urls or []).decode(),
             "sign_in_with": 1,
             "created_at": self._clock.now_ms(),
+            "package": package,
         }
         await app_rows.insert_app(tx, row)
         return row
@@ -275,6 +286,17 @@ class AccountService:
         fresh = await self._apps.get(app["id"])
         assert fresh is not None
         return fresh
+
+    async def change_package(self, consumer_key: str, package: object) -> Row:
+        """Move an app to another package; its next request is held to the new one. Answers the app."""
+        _check_package(package)
+        app = await self._apps.by_consumer_key(consumer_key)
+        if app is None:
+            raise invalid_body("consumer_key must name an existing app")
+        async with self._db.transaction() as tx:
+            await app_rows.set_package(tx, app["id"], str(package))
+        self._authenticator.forget()  # cached principals carry the package
+        return {**app, "package": str(package)}
 
     # ---- tokens ---------------------------------------------------------------------------------
 

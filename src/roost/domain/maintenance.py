@@ -18,6 +18,7 @@ from roost.storage.posts import PostStore
 from roost.storage.users import UserStore
 
 DEMO_APP_SETTING = "demo_app_id"
+DEMO_SELF_SERVE_APP_SETTING = "demo_self_serve_app_id"  # the demo's pay-per-use app (issue 20)
 DEMO_USER_SETTING = "demo_user_id"
 
 
@@ -29,6 +30,11 @@ class DemoAccount:
     user: Row
     oauth1: Row | None
     oauth2: Row | None
+    # The second demo app, on the pay-per-use package, and the user's tokens for it (None in a database
+    # seeded before it existed).
+    self_serve_app: Row | None = None
+    self_serve_oauth1: Row | None = None
+    self_serve_oauth2: Row | None = None
 
 
 class Maintenance:
@@ -98,4 +104,16 @@ class Maintenance:
             raise not_found_problem("Demo app or user was removed.")
         oauth1 = await self._apps.oauth1_for(app["id"], user["id"])
         oauth2 = await self._apps.oauth2_for(app["id"], user["id"])
-        return DemoAccount(app, user, oauth1, oauth2)
+        self_serve_id = await self._apps.setting(DEMO_SELF_SERVE_APP_SETTING)
+        self_serve = None if self_serve_id is None else await self._apps.get(int(self_serve_id))
+        if self_serve is None:
+            return DemoAccount(app, user, oauth1, oauth2)
+        return DemoAccount(
+            app,
+            user,
+            oauth1,
+            oauth2,
+            self_serve,
+            await self._apps.oauth1_for(self_serve["id"], user["id"]),
+            await self._apps.oauth2_for(self_serve["id"], user["id"]),
+        )

@@ -59,6 +59,7 @@ _rekey = (
     )
 )
 
+_set_package = update(apps).where(apps.c.id == bindparam("app_id")).values(package=bindparam("package"))
 _insert_app = insert_all(apps)
 _insert_oauth1 = insert_all(oauth1_tokens)
 _insert_oauth2 = insert_all(oauth2_tokens)
@@ -135,6 +136,10 @@ async def rekey_app(
             "bearer_issued_at": bearer_issued_at,
         },
     )
+
+
+async def set_package(tx: Executor, app_id: int, package: str) -> None:
+    await tx.execute(_set_package, {"app_id": app_id, "package": package})
 
 
 async def put_setting(tx: Executor, key: str, value: str) -> None:

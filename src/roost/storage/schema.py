@@ -28,6 +28,7 @@ apps = Table(
     Column("callback_urls", Text, nullable=False, server_default="[]"),
     Column("sign_in_with", Integer, nullable=False, server_default="1"),
     Column("created_at", BigInteger, nullable=False),
+    Column("package", Text, nullable=False, server_default="enterprise"),  # pay-per-use | enterprise
 )
 
 oauth1_tokens = Table(

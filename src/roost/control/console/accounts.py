@@ -29,6 +29,7 @@ from roost.control.state import ServerState
 from roost.core.clock import iso_ms
 from roost.core.records import Row
 from roost.domain.accounts import PERMISSIONS
+from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 
 USERS_PER_PAGE = 25
 CLIENT_TYPES = ("confidential", "public")
@@ -41,6 +42,7 @@ def app_item(row: Row) -> dict[str, Any]:
         "name": row["name"],
         "permission": row["permission"],
         "client_type": row["client_type"],
+        "package": row["package"],
         "callback_urls": json.loads(callbacks) if isinstance(callbacks, str) else list(callbacks),
         "created_at": iso_ms(int(row["created_at"])),
         "secrets": [
@@ -98,6 +100,8 @@ def account_routes(state: ServerState) -> list[BaseRoute]:
             search=search or "",
             tokens=tokens,
             permissions=PERMISSIONS,
+            packages=list(PACKAGES),
+            default_package=DEFAULT_PACKAGE,
             client_types=CLIENT_TYPES,
             scopes=ALL_SCOPES,
             default_scopes=DEFAULT_SCOPES,
@@ -120,8 +124,19 @@ def account_routes(state: ServerState) -> list[BaseRoute]:
             permission=choice(fields.get("permission"), "permission", PERMISSIONS, PERMISSIONS[-1]),
             callback_urls=_callbacks(fields.get("callback_urls", "")),
             client_type=choice(fields.get("client_type"), "client_type", CLIENT_TYPES, "confidential"),
+            package=choice(fields.get("package"), "package", tuple(PACKAGES), DEFAULT_PACKAGE),
         )
         return await show(request, 201, app=app_item(row))
+
+    @console_page
+    async def change_package(request: Request) -> Response:
+        fields = await form(request)
+        key = text(fields.get("consumer_key"), "consumer_key")
+        if key is None:
+            raise BadParam("consumer_key is required")
+        package = choice(fields.get("package"), "package", tuple(PACKAGES), DEFAULT_PACKAGE)
+        await domain.accounts.change_package(key, package)
+        return await show(request)
 
     @console_page
     async def regenerate(request: Request) -> Response:
@@ -172,6 +187,7 @@ def account_routes(state: ServerState) -> list[BaseRoute]:
         Route(PREFIX + "/apps", page),
         Route(PREFIX + "/apps/create", create_app, methods=["POST"]),
         Route(PREFIX + "/apps/regenerate", regenerate, methods=["POST"]),
+        Route(PREFIX + "/apps/package", change_package, methods=["POST"]),
         Route(PREFIX + "/users/create", create_user, methods=["POST"]),
         Route(PREFIX + "/tokens/issue", issue, methods=["POST"]),
         Route(PREFIX + "/tokens/revoke", revoke, methods=["POST"]),

@@ -1,0 +1,115 @@
+"""The access packages an app can have, and the numbers each one sets (docs/access-levels.md).
+
+The platform sells two: pay-per-use (self-serve, what a developer who signs up gets since 2026-02-06)
+and enterprise (a contract). The seed and the reference notes tie limits and refusals to them; this
+module holds those numbers as data, each with where it comes from. `None` means the sources give no
+figure for the package: roost's settings decide, as they do for every app today.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+PAY_PER_USE = "pay-per-use"
+ENTERPRISE = "enterprise"
+# What an app has when nobody chose (docs/decisions.md, "Access packages"): every operation open.
+DEFAULT_PACKAGE = ENTERPRISE
+
+SEED = "seed: platform API v2 document"
+FACTS = "reference/platform-facts.md"
+
+
+@dataclass(frozen=True, slots=True)
+class Package:
+    name: str
+    label: str
+    self_serve: bool
+    stream_rules_per_project: int
+    stream_rule_length: int
+    stream_connections: int
+    stream_backfill: bool  # backfill_minutes on the filtered stream
+    enterprise_operators: bool  # url_title:, min_followers:, source:, embedding: ... in stream rules
+    recent_query_length: int
+    all_query_length: int
+    webhooks: int  # pay-per-use: per developer account, shared by its apps
+    aaa_subscriptions: int | None
+    activity_subscriptions: int
+    news_keyword_filter: bool  # the activity API's news.new with a keyword
+    # 2026-04-20: following, likes and quote-posts removed from self-serve tiers.
+    likes_follows_quotes: bool
+    # 2026-02-23: a programmatic reply only where the original author summoned the replier.
+    replies_need_summons: bool
+
+    def describe(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+PACKAGES: dict[str, Package] = {
+    PAY_PER_USE: Package(
+        name=PAY_PER_USE,
+        label="Pay-per-use (self-serve)",
+        self_serve=True,
+        stream_rules_per_project=1_000,
+        stream_rule_length=1_024,
+        stream_connections=1,
+        stream_backfill=False,
+        enterprise_operators=False,
+        recent_query_length=512,
+        all_query_length=1_024,
+        webhooks=1,
+        aaa_subscriptions=3,
+        activity_subscriptions=1_500,
+        news_keyword_filter=False,
+        likes_follows_quotes=False,
+        replies_need_summons=True,
+    ),
+    ENTERPRISE: Package(
+        name=ENTERPRISE,
+        label="Enterprise",
+        self_serve=False,
+        stream_rules_per_project=25_000,
+        stream_rule_length=2_048,
+        stream_connections=2,
+        stream_backfill=True,
+        enterprise_operators=True,
+        recent_query_length=4_096,
+        all_query_length=4_096,
+        webhooks=5,
+        aaa_subscriptions=None,
+        activity_subscriptions=75_000,
+        news_keyword_filter=True,
+        likes_follows_quotes=True,
+        replies_need_summons=False,
+    ),
+}
+
+# Where each number comes from (the field name, then the source and its place in it).
+SOURCES: dict[str, str] = {
+    "stream_rules_per_project": f"{FACTS}, filtered stream: 1,000 pay-per-use, 25,000+ enterprise",
+    "stream_rule_length": f"{FACTS}, filtered stream: 1,024 pay-per-use, 2,048 enterprise",
+    "stream_connections": f"{FACTS}, filtered stream: 1 pay-per-use, 2 redundant enterprise",
+    "stream_backfill": f"{FACTS}, filtered stream: backfill_minutes 0..5 (Enterprise)",
+    "enterprise_operators": f"{FACTS}, stream operators: the enterprise-only operators",
+    "recent_query_length": f"{FACTS}, search: query length 512 self-serve / 4096 enterprise",
+    "all_query_length": f"{FACTS}, search: full archive query length 1024 / 4096",
+    "webhooks": f"{FACTS}, account activity: webhooks per account, pay-per-use 1, enterprise 5+",
+    "aaa_subscriptions": f"{FACTS}, account activity: pay-per-use allows 3 unique subscriptions",
+    "activity_subscriptions": f"{FACTS}, activity API: self-serve 1,500, enterprise 75,000",
+    "news_keyword_filter": f"{FACTS}, activity API: keyword for news.new is Enterprise only",
+    "likes_follows_quotes": f"{SEED}, 2026-04-20: following, likes and quote-posts removed from self-serve",
+    "replies_need_summons": f"{SEED}, 2026-02-23: replies only when the original author summoned the replier",
+}
+
+
+def package_named(name: str) -> Package | None:
+    return PACKAGES.get(name)
+
+
+def catalogue() -> dict[str, Any]:
+    """The packages and their numbers, as the control plane shows them."""
+    return {
+        "default": DEFAULT_PACKAGE,
+        "packages": [package.describe() for package in PACKAGES.values()],
+        "sources": SOURCES,
+    }
