@@ -135,16 +135,42 @@ def test_invalid_rule_has_parser_details_and_nothing_is_created(api: Api) -> Non
     ]
 
 
-def test_rule_length_limit_is_configurable(api: Api) -> None:
-    long_value = "word " * 210  # 1,050 characters
-    body = add(api, {"value": long_value}).json()
+def test_rule_length_follows_the_package_and_the_setting(api: Api) -> None:
+    long_value = "word " * 210  # 1,050 characters: enterprise (the demo app) only
+    longer = "word " * 420  # 2,100 characters: past both packages
+    self_serve = api.http.post("/_roost/apps", json={"name": "ppu rules", "package": "pay-per-use"}).json()
+    as_self_serve = {"Authorization": f"Bearer {self_serve['bearer_token']}"}
+    refused = api.post(
+        RULES, auth="none", headers=as_self_serve, json={"add": [{"value": long_value}]}, conform=False
+    )
+    assert refused.json()["meta"]["summary"]["invalid"] == 1
+    assert "1024" in refused.json()["errors"][0]["details"][0]
+    assert add(api, {"value": long_value}).json()["meta"]["summary"]["created"] == 1
+    body = add(api, {"value": longer}).json()
     assert body["meta"]["summary"]["invalid"] == 1
-    assert "1024" in body["errors"][0]["details"][0]
-    api.http.post("/_roost/settings", json={"stream_rule_max_length": "2048"})
+    assert "2048" in body["errors"][0]["details"][0]
+    api.http.post("/_roost/settings", json={"stream_rule_max_length": "4096"})  # for every app
     try:
-        assert add(api, {"value": long_value}).json()["meta"]["summary"]["created"] == 1
+        assert add(api, {"value": longer}).json()["meta"]["summary"]["created"] == 1
+        again = api.post(
+            RULES, auth="none", headers=as_self_serve, json={"add": [{"value": longer}]}, conform=False
+        )
+        assert again.json()["meta"]["summary"]["created"] == 1
     finally:
         api.http.post("/_roost/settings", json={"stream_rule_max_length": None})
+
+
+def test_rule_caps_follow_the_package_when_no_setting_is_made(api: Api) -> None:
+    api.http.post("/_roost/settings", json={"stream_rule_limit": None})
+    self_serve = api.http.post("/_roost/apps", json={"name": "ppu caps", "package": "pay-per-use"}).json()
+    as_self_serve = {"Authorization": f"Bearer {self_serve['bearer_token']}"}
+    caps = {"rules_count.fields": "cap_per_client_app,cap_per_project"}
+    enterprise = api.get(COUNTS, params=caps, conform=False).json()["data"]
+    pay_per_use = api.get(COUNTS, params=caps, auth="none", headers=as_self_serve, conform=False).json()[
+        "data"
+    ]
+    assert enterprise == {"cap_per_client_app": "25000", "cap_per_project": "25000"}
+    assert pay_per_use == {"cap_per_client_app": "1000", "cap_per_project": "1000"}
 
 
 def test_dry_run_validates_without_committing(api: Api) -> None:

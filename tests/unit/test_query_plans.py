@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.sql import ClauseElement
 
-from roost.storage import aaa, posts
+from roost.storage import posts
 from roost.storage.db import StatementCache
 from roost.storage.migrate import upgrade
 
@@ -34,7 +34,7 @@ def plan(conn: sqlite3.Connection, statement: ClauseElement) -> list[str]:
 
 @pytest.mark.parametrize(
     "statement",
-    [aaa._mentions, posts._delete_mentions],
+    [posts.mentions_of_post, posts._delete_mentions],
     ids=["mentions of a post (fan-out)", "mentions of a deleted post"],
 )
 def test_a_posts_mentions_are_found_by_index(conn: sqlite3.Connection, statement: ClauseElement) -> None:

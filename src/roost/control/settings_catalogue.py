@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from roost.config import Settings
 from roost.core.body_cap import LARGER_CAPS
-from roost.domain import oauth1_flow, search, stream_rules, usage, webhooks
+from roost.domain import oauth1_flow, search, usage, webhooks
 from roost.domain.activity import DEFAULT_LIMIT as ACTIVITY_SUBSCRIPTION_LIMIT
 from roost.events import crc, dispatch, hub, lease
 from roost.events.tail import DEFAULT_KEEPALIVE_S
@@ -46,8 +46,14 @@ class FeatureSetting:
         if self.kind == "schedule":
             stored = settings.extra.get(self.key)
             return fallback if stored is None else dispatch.retry_schedule({self.key: stored})
-        if self.kind == "whole":
-            value: float = settings.whole(self.key, fallback, positive=self.positive)
+        value: float
+        if fallback is None:  # unset, something else decides (an app's package): null
+            parsed = settings.number(self.key, -1.0, positive=self.positive)
+            if parsed < 0 or (self.kind == "whole" and not parsed.is_integer()):
+                return None
+            value = int(parsed) if self.kind == "whole" else parsed
+        elif self.kind == "whole":
+            value = settings.whole(self.key, fallback, positive=self.positive)
         else:
             value = settings.number(self.key, fallback, positive=self.positive)
         if self.maximum is None or value <= self.maximum:
@@ -211,10 +217,12 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         "seconds without a line before a stream sends a keep-alive",
         positive=True,
     ),
-    _whole(
+    FeatureSetting(
         "stream_rule_limit",
-        stream_rules.DEFAULT_PROJECT_CAP,
-        "filtered-stream rules per project",
+        "whole",
+        None,
+        "filtered-stream rules per project, for every app (unset: the app's package decides, 1,000 "
+        "pay-per-use, 25,000 enterprise)",
         positive=True,
     ),
     FeatureSetting(
@@ -225,10 +233,12 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         positive=True,
         default_from="stream_rule_limit",
     ),
-    _whole(
+    FeatureSetting(
         "stream_rule_max_length",
-        stream_rules.DEFAULT_MAX_LENGTH,
-        "characters of a filtered-stream rule",
+        "whole",
+        None,
+        "characters of a filtered-stream rule, for every app (unset: the app's package decides, 1,024 "
+        "pay-per-use, 2,048 enterprise)",
         positive=True,
     ),
     _whole(

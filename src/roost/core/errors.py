@@ -159,6 +159,20 @@ def client_forbidden(client_id: str) -> ApiError:
     )
 
 
+def reply_or_quote_not_summoned() -> ApiError:
+    """A self-serve app's reply to, or quote of, a post whose author did not summon the caller (the
+    platform's answer since 2026-02-23, as developers have recorded it)."""
+    return ApiError(
+        403,
+        {
+            "detail": "You can only reply to or quote posts where you are mentioned or are the author.",
+            "status": 403,
+            "title": "Authorization Error",
+            "type": problem_type("not-authorized-for-resource"),
+        },
+    )
+
+
 # ---- generic statuses --------------------------------------------------------------------------
 
 

@@ -84,6 +84,10 @@ PACKAGES: dict[str, Package] = {
     ),
 }
 
+EVERY_PACKAGE = frozenset(PACKAGES)
+# Endpoints that only enterprise apps have (likes and follows: removed from self-serve, 2026-04-20).
+ENTERPRISE_ONLY = frozenset({ENTERPRISE})
+
 # Where each number comes from (the field name, then the source and its place in it).
 SOURCES: dict[str, str] = {
     "stream_rules_per_project": f"{FACTS}, filtered stream: 1,000 pay-per-use, 25,000+ enterprise",

@@ -11,6 +11,7 @@ from roost.core.clock import Clock
 from roost.core.ids import MAX_SNOWFLAKE, SnowflakeGenerator, snowflake_ms
 from roost.domain.communities import check_member
 from roost.domain.media_uploads import MediaUploads
+from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
 from roost.storage import posts as post_rows
@@ -114,9 +115,10 @@ class PostService:
         # Off only for the demo seed, whose replies and quotes were drawn before the rule existed.
         self._check_visibility = check_visibility
 
-    async def create(self, author_id: int, body: Any) -> Row:
+    async def create(self, author_id: int, body: Any, package: str = DEFAULT_PACKAGE) -> Row:
         """A new post, or a new version of one (`edit_options`): checked, stored with its counters
-        and mentions, and announced on the event log, in one transaction."""
+        and mentions, and announced on the event log, in one transaction. `package`: the calling
+        app's (self-serve apps reply and quote only where summoned)."""
         draft = Draft.of(body)
         async with self._db.transaction() as tx:
             author = await user_rows.get_user_tx(tx, author_id)
@@ -130,6 +132,8 @@ class PostService:
             post_id = self._ids.next_id()
             parent = await self._reply_target(tx, author_id, draft.reply) if draft.reply is not None else None
             quoted_id = await self._quoted(tx, author_id, draft, previous)
+            if previous is None and PACKAGES[package].replies_need_summons:
+                await _check_summoned(tx, author_id, parent, quoted_id)
             media_keys = await self._media_keys(tx, author_id, draft.media_ids)
             poll_id = await self._create_poll(tx, draft.poll, now) if draft.poll else None
             stored_text, entities = self._entities(draft.text)
@@ -387,6 +391,24 @@ class PostService:
 
     def _short_code(self, url: str) -> str:
         return short_code(self._url_seed, url)
+
+
+async def _check_summoned(tx: Executor, caller_id: int, parent: Row | None, quoted_id: int | None) -> None:
+    """Self-serve packages, since 2026-02-23: a reply or a quote only of a post that the caller wrote
+    or was summoned to, i.e. that mentions the caller or quotes one of the caller's posts."""
+    quoted = await post_rows.get_for_update(tx, quoted_id) if quoted_id is not None else None
+    for post in (parent, quoted):
+        if post is not None and not await _summons(tx, caller_id, post):
+            raise errors.reply_or_quote_not_summoned()
+
+
+async def _summons(tx: Executor, caller_id: int, post: Row) -> bool:
+    if post["author_id"] == caller_id or caller_id in await post_rows.mentioned_user_ids(tx, post["id"]):
+        return True
+    if post["quoted_post_id"] is None:
+        return False
+    quoted = await post_rows.get_for_update(tx, post["quoted_post_id"])
+    return quoted is not None and quoted["author_id"] == caller_id
 
 
 async def _may_see(tx: Executor, viewer_id: int, author_id: int) -> bool:

@@ -1,9 +1,10 @@
 """Filtered-stream rules, without HTTP: add (with duplicate and syntax checks and the rule caps),
 delete by ids or values, delete all, list, counts.
 
-Rules belong to an app; the caps count the app's rules and its project's. Feature settings in
-`settings.extra`: `stream_rule_limit` (per project, default 1,000 — pay-per-use),
-`stream_rule_limit_per_app` (default: the project cap), `stream_rule_max_length` (default 1,024).
+Rules belong to an app; the caps count the app's rules and its project's. The app's package sets
+them (pay-per-use: 1,000 rules per project of up to 1,024 characters; enterprise: 25,000 of up to
+2,048); feature settings in `settings.extra`, when set, hold for every app: `stream_rule_limit` (per
+project), `stream_rule_limit_per_app` (default: the project cap), `stream_rule_max_length`.
 Every committed change appends a `stream_rules.update` event, so open streams of the app (in this
 process or another one reading the same log) reload the app's rules without reconnecting.
 """
@@ -21,14 +22,13 @@ from roost.core.ids import SnowflakeGenerator
 from roost.core.pagination import PageToken
 from roost.core.principal import Principal
 from roost.core.records import Row
+from roost.domain.packages import PACKAGES
 from roost.search.ast import Query, QueryError
 from roost.storage import stream_rules as rows
 from roost.storage.db import Database
 from roost.storage.events import append_event
 from roost.storage.stream_rules import StreamRuleStore
 
-DEFAULT_PROJECT_CAP = 1000
-DEFAULT_MAX_LENGTH = 1024
 RULES_EVENT = "stream_rules.update"
 PAGE_SCOPE = "stream-rules"
 ID_PATTERN = "^[0-9]{1,19}$"
@@ -45,16 +45,18 @@ DEFAULT_COUNT_FIELDS = frozenset(
 )
 
 
-def project_cap(settings: Settings) -> int:
-    return settings.whole("stream_rule_limit", DEFAULT_PROJECT_CAP, positive=True)
+def project_cap(settings: Settings, package: str) -> int:
+    by_package = PACKAGES[package].stream_rules_per_project
+    return settings.whole("stream_rule_limit", by_package, positive=True)
 
 
-def app_cap(settings: Settings) -> int:
-    return settings.whole("stream_rule_limit_per_app", project_cap(settings), positive=True)
+def app_cap(settings: Settings, package: str) -> int:
+    return settings.whole("stream_rule_limit_per_app", project_cap(settings, package), positive=True)
 
 
-def max_length(settings: Settings) -> int:
-    return settings.whole("stream_rule_max_length", DEFAULT_MAX_LENGTH, positive=True)
+def max_length(settings: Settings, package: str) -> int:
+    by_package = PACKAGES[package].stream_rule_length
+    return settings.whole("stream_rule_max_length", by_package, positive=True)
 
 
 def parse_rule(value: str, limit: int) -> Query:
@@ -195,7 +197,7 @@ class StreamRuleService:
     # ---- add ------------------------------------------------------------------------------------
 
     async def _add(self, principal: Principal, wanted: list[NewRule], dry_run: bool) -> dict[str, Any]:
-        limit = max_length(self._settings)
+        limit = max_length(self._settings, principal.package)
         problems: list[dict[str, Any]] = []
         valid: list[NewRule] = []
         for rule in wanted:
@@ -253,7 +255,8 @@ class StreamRuleService:
     async def _check_caps(self, tx: Any, principal: Principal, adding: int) -> None:
         if not adding:
             return
-        per_app, per_project = app_cap(self._settings), project_cap(self._settings)
+        package = principal.package
+        per_app, per_project = app_cap(self._settings, package), project_cap(self._settings, package)
         app_count = await rows.count_of_app_tx(tx, principal.app_id)
         if app_count + adding > per_app:
             raise errors.rule_cap(
@@ -336,9 +339,9 @@ class StreamRuleService:
                 {"client_app_id": str(app), "rule_count": count} for app, count in per_app
             ]
         if "cap_per_client_app" in fields:
-            data["cap_per_client_app"] = str(app_cap(self._settings))
+            data["cap_per_client_app"] = str(app_cap(self._settings, principal.package))
         if "cap_per_project" in fields:
-            data["cap_per_project"] = str(project_cap(self._settings))
+            data["cap_per_project"] = str(project_cap(self._settings, principal.package))
         if "client_app_rules_count" in fields:
             data["client_app_rules_count"] = {"client_app_id": str(principal.app_id), "rule_count": mine}
         if "project_rules_count" in fields:

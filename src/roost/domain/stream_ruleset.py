@@ -9,7 +9,8 @@ import logging
 from typing import Any, cast
 
 from roost.config import Settings
-from roost.domain.stream_rules import DEFAULT_MAX_LENGTH, parse_rule
+from roost.domain.packages import PACKAGES
+from roost.domain.stream_rules import parse_rule
 from roost.search.ast import QueryError
 from roost.search.index import RuleIndex
 from roost.search.view import PostView
@@ -50,7 +51,8 @@ class RuleSet:
         return cast("list[int]", index.match(view))  # the ids this set adds are ints
 
     def _load_length(self) -> int:
-        written = self._settings.whole("stream_rule_max_length", DEFAULT_MAX_LENGTH, positive=True)
+        longest = max(package.stream_rule_length for package in PACKAGES.values())
+        written = self._settings.whole("stream_rule_max_length", longest, positive=True)
         return max(written, MIN_LOAD_LENGTH)
 
     async def load(self) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from roost.core.params import Param
+from roost.domain.packages import EVERY_PACKAGE
 
 if TYPE_CHECKING:
     from roost.platform.pipeline import Call
@@ -60,6 +61,8 @@ class Operation:
     status: int = 200
     tag: str = ""
     summary: str = ""
+    # The access packages that have this endpoint; an app on another is answered client-forbidden.
+    packages: frozenset[str] = EVERY_PACKAGE
 
     @property
     def path_params(self) -> tuple[Param, ...]:

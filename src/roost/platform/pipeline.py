@@ -251,6 +251,11 @@ class Pipeline(Skeleton[Route]):
             raise errors.unsupported_authentication(principal.kind, op.auth).because(
                 f"{op.operation_id} accepts {', '.join(sorted(op.auth))}; the request used {principal.kind}"
             )
+        if principal.package not in op.packages:
+            raise errors.client_forbidden(str(principal.app_id)).because(
+                f"{op.operation_id} is not in the {principal.package} package: the app needs "
+                f"{' or '.join(sorted(op.packages))} (docs/access-levels.md)"
+            )
         if principal.kind == "oauth2" and op.scopes:
             missing = [scope for scope in op.scopes if scope not in principal.scopes]
             if missing:

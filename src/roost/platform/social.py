@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from roost.core.params import IntRange, Param, Snowflake, Token
+from roost.domain.packages import ENTERPRISE_ONLY, EVERY_PACKAGE
 from roost.domain.social import body_id, require_self
 from roost.platform.operations import ANY_AUTH, USER_AUTH, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
@@ -137,6 +138,7 @@ def _write(
     params: tuple[Param, ...],
     tag: str,
     summary: str,
+    packages: frozenset[str] = EVERY_PACKAGE,
 ) -> Operation:
     return Operation(
         operation_id,
@@ -151,11 +153,23 @@ def _write(
         rate_limit=WRITE_LIMIT,
         tag=tag,
         summary=summary,
+        packages=packages,
     )
 
 
 OPERATIONS: tuple[Operation, ...] = (
-    _write("likePost", "POST", "/2/users/{id}/likes", like, "like.write", (USER_ID,), "Likes", "Like Post"),
+    # Likes and follows: enterprise only since 2026-04-20 (removed from the self-serve packages).
+    _write(
+        "likePost",
+        "POST",
+        "/2/users/{id}/likes",
+        like,
+        "like.write",
+        (USER_ID,),
+        "Likes",
+        "Like Post",
+        ENTERPRISE_ONLY,
+    ),
     _write(
         "unlikePost",
         "DELETE",
@@ -165,6 +179,7 @@ OPERATIONS: tuple[Operation, ...] = (
         (USER_ID, Param("tweet_id", Snowflake(), required=True, in_path=True)),
         "Likes",
         "Unlike Post",
+        ENTERPRISE_ONLY,
     ),
     _write(
         "followUser",
@@ -175,6 +190,7 @@ OPERATIONS: tuple[Operation, ...] = (
         (USER_ID,),
         "Users",
         "Follow User",
+        ENTERPRISE_ONLY,
     ),
     _write(
         "unfollowUser",
@@ -185,6 +201,7 @@ OPERATIONS: tuple[Operation, ...] = (
         SOURCE_TARGET,
         "Users",
         "Unfollow User",
+        ENTERPRISE_ONLY,
     ),
     _write("muteUser", "POST", "/2/users/{id}/muting", mute, "mute.write", (USER_ID,), "Users", "Mute User"),
     _write(

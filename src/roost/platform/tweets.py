@@ -29,7 +29,7 @@ async def get_tweet(call: Call) -> Objects:
 
 async def create_tweet(call: Call) -> Objects:
     assert call.principal.user_id is not None
-    row = await call.domain.posts.create(call.principal.user_id, call.body)
+    row = await call.domain.posts.create(call.principal.user_id, call.body, call.principal.package)
     return Objects([row], single=True)  # the default fields: id, text, edit_history_tweet_ids
 
 

@@ -8,8 +8,9 @@ from typing import Any
 
 from sqlalchemy import Select, bindparam, select
 
+from roost.storage import posts as post_rows
 from roost.storage.db import Database, Row
-from roost.storage.schema import aaa_subscriptions, blocks, post_mentions, webhooks
+from roost.storage.schema import aaa_subscriptions, blocks, webhooks
 from roost.storage.statements import binds, in_params, sized
 
 _targets = (
@@ -17,11 +18,6 @@ _targets = (
     .select_from(aaa_subscriptions.join(webhooks, webhooks.c.id == aaa_subscriptions.c.webhook_id))
     .where(aaa_subscriptions.c.user_id == bindparam("user_id"), webhooks.c.valid == 1)
     .order_by(webhooks.c.id)
-)
-_mentions = (
-    select(post_mentions.c.user_id)
-    .where(post_mentions.c.post_id == bindparam("post_id"))
-    .order_by(post_mentions.c.user_id)
 )
 
 
@@ -42,7 +38,7 @@ class AaaStore:
         return await self._db.fetch_all(_targets, {"user_id": user_id})
 
     async def mentioned_user_ids(self, post_id: int) -> list[int]:
-        return [int(row["user_id"]) for row in await self._db.fetch_all(_mentions, {"post_id": post_id})]
+        return await post_rows.mentioned_user_ids(self._db, post_id)
 
     async def blockers_of(self, target_id: int, source_ids: Sequence[int]) -> set[int]:
         """Which of `source_ids` block `target_id`."""

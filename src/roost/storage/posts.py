@@ -206,6 +206,11 @@ _supersede = (
 )
 _set_history = update(posts).where(posts.c.id == bindparam("id")).values(edit_history=bindparam("history"))
 _delete_mentions = delete(post_mentions).where(post_mentions.c.post_id == bindparam("id"))
+mentions_of_post = (
+    select(post_mentions.c.user_id)
+    .where(post_mentions.c.post_id == bindparam("post_id"))
+    .order_by(post_mentions.c.user_id)
+)
 _max_id = select(posts.c.id).order_by(posts.c.id.desc()).limit(1)
 
 
@@ -363,3 +368,8 @@ async def latest_post_of(tx: Executor, author_id: int) -> int | None:
 
 async def get_for_update(tx: Executor, post_id: int) -> Row | None:
     return await tx.fetch_one(_by_id, {"id": post_id})
+
+
+async def mentioned_user_ids(db: Executor | Database, post_id: int) -> list[int]:
+    """Whom a post mentions, by user id (in a transaction or not)."""
+    return [int(row["user_id"]) for row in await db.fetch_all(mentions_of_post, {"post_id": post_id})]

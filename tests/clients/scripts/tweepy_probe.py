@@ -273,10 +273,24 @@ def errors(params: dict[str, Any]) -> dict[str, Any]:
     return results
 
 
+def self_serve(params: dict[str, Any]) -> dict[str, Any]:
+    """A pay-per-use app's user liking and replying to a post that did not summon them."""
+    results: dict[str, Any] = {}
+    user = make_client({**params, "auth": "oauth1"})
+    attempt(results, "like", lambda: user.like(params["tweet_id"]))
+    attempt(
+        results,
+        "reply",
+        lambda: user.create_tweet(text="cold reply", in_reply_to_tweet_id=params["tweet_id"]),
+    )
+    return results
+
+
 SCENARIOS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "reads": reads,
     "writes": writes,
     "errors": errors,
+    "self_serve": self_serve,
 }
 
 

@@ -1,0 +1,83 @@
+"""The self-serve refusals (issue 20) as real clients meet them: the demo's pay-per-use app liking,
+following and replying cold, through xdk (in process) and tweepy (a plain program under `roost run`)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+import requests
+from tests.clients.helpers import run_redirected_script
+from tests.support.server import LiveServer
+from xdk import Client
+from xdk.posts.models import CreateRequest
+from xdk.users.models import FollowUserRequest, LikePostRequest
+
+pytestmark = pytest.mark.clients
+
+NOT_SUMMONED = "You can only reply to or quote posts where you are mentioned or are the author."
+
+
+def stranger_post(server: LiveServer, credentials: dict[str, Any]) -> tuple[str, str]:
+    """A post by a fresh account that mentions nobody: (its author's id, the post's id)."""
+    user = httpx.post(
+        server.base_url + "/_roost/users", json={"username": f"p_{uuid.uuid4().hex[:12]}"}
+    ).json()
+    token = httpx.post(
+        server.base_url + "/_roost/tokens",
+        json={"consumer_key": credentials["consumer_key"], "user_id": user["id"], "kind": "oauth2"},
+    ).json()["access_token"]
+    made = httpx.post(
+        server.base_url + "/2/tweets",
+        json={"text": f"cold post {uuid.uuid4().hex[:8]}"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert made.status_code == 201, made.text
+    return str(user["id"]), str(made.json()["data"]["id"])
+
+
+def test_xdk_meets_the_self_serve_refusals(server: LiveServer, credentials: dict[str, Any]) -> None:
+    self_serve = credentials["pay_per_use"]
+    author_id, post_id = stranger_post(server, credentials)
+    client = Client(base_url=server.base_url, access_token=self_serve["oauth2_user_token"])
+    me = credentials["user_id"]
+    with pytest.raises(requests.HTTPError) as like:
+        client.users.like_post(me, LikePostRequest(tweet_id=post_id))
+    assert like.value.response.status_code == 403
+    assert like.value.response.json()["reason"] == "client-not-enrolled"
+    with pytest.raises(requests.HTTPError) as follow:
+        client.users.follow_user(me, FollowUserRequest(target_user_id=author_id))
+    assert (follow.value.response.status_code, follow.value.response.json()["title"]) == (
+        403,
+        "Client Forbidden",
+    )
+    with pytest.raises(requests.HTTPError) as reply:
+        client.posts.create(CreateRequest(text="cold reply", reply={"in_reply_to_tweet_id": post_id}))
+    assert (reply.value.response.status_code, reply.value.response.json()["detail"]) == (403, NOT_SUMMONED)
+    enterprise = Client(base_url=server.base_url, access_token=credentials["oauth2_user_token"])
+    assert enterprise.users.like_post(me, LikePostRequest(tweet_id=post_id)).data.liked is True
+
+
+def test_tweepy_meets_the_self_serve_refusals(server: LiveServer, credentials: dict[str, Any]) -> None:
+    self_serve = credentials["pay_per_use"]
+    _, post_id = stranger_post(server, credentials)
+    params = {
+        "consumer_key": self_serve["consumer_key"],
+        "consumer_secret": self_serve["consumer_secret"],
+        "access_token": self_serve["access_token"],
+        "access_token_secret": self_serve["access_token_secret"],
+        "tweet_id": post_id,
+    }
+    results = run_redirected_script(server.base_url, "tweepy_probe.py", "self_serve", json.dumps(params))
+    like = results["like"]["error"]
+    assert (like["exception"], like["status"]) == ("tweepy.errors.Forbidden", 403)
+    assert like["message"].startswith("403 Forbidden\nWhen authenticating requests to the Twitter API v2")
+    reply = results["reply"]["error"]
+    assert (reply["exception"], reply["status"], reply["message"]) == (
+        "tweepy.errors.Forbidden",
+        403,
+        f"403 Forbidden\n{NOT_SUMMONED}",
+    )
