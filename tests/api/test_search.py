@@ -28,6 +28,7 @@ from tests.support.server import LiveServer
 
 RECENT = "/2/tweets/search/recent"
 ALL = "/2/tweets/search/all"
+COUNTS_RECENT = "/2/tweets/counts/recent"
 
 
 @pytest.fixture(scope="module")
@@ -182,12 +183,28 @@ def test_invalid_queries_have_the_platform_texts(api: Api) -> None:
         "Rules must contain at least one positive, non-stopword clause (at position 1)"
     )
     assert query_error(api, "has:polls cat") == prefix + "Reference to invalid operator 'has:polls'."
-    assert query_error(api, "x" * 513).startswith(prefix + "Query length of 513 characters exceeds")
-    assert api.get(ALL, params={"query": "x" * 600}).status_code == 200  # 1024 on the archive
+    assert query_error(api, "x" * 4097).startswith(prefix + "Query length of 4097 characters exceeds")
     assert query_error(api, 'entity:"Cat" cat', ALL) == prefix + (
         "Reference to invalid operator 'entity'. Operator is not available in current product or "
         "product packaging."
     )
+
+
+def test_the_longest_query_follows_the_package(api: Api, credentials: dict[str, Any]) -> None:
+    """Pay-per-use: 512 characters on recent search, 1,024 on the archive; enterprise: 4,096 on both."""
+    as_self_serve = {"Authorization": f"Bearer {credentials['pay_per_use']['bearer_token']}"}
+    for path, longest in ((RECENT, 512), (ALL, 1024), (COUNTS_RECENT, 512)):
+        too_long = api.get(path, auth="none", headers=as_self_serve, params={"query": "x" * (longest + 1)})
+        assert too_long.status_code == 400, path
+        assert too_long.json()["errors"][0]["message"] == (
+            "There were errors processing your request: Query length of "
+            f"{longest + 1} characters exceeds the maximum of {longest} characters"
+        )
+        assert (
+            api.get(path, auth="none", headers=as_self_serve, params={"query": "x" * longest}).status_code
+            == 200
+        )
+        assert api.get(path, params={"query": "x" * 4096}).status_code == 200  # the enterprise demo app
 
 
 def test_time_window_errors(api: Api, server: LiveServer) -> None:

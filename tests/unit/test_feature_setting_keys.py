@@ -13,7 +13,6 @@ import pytest
 from roost.config import Settings
 from roost.control.settings_catalogue import BY_KEY, KNOWN_KEYS, SETTINGS, describe
 from roost.core.body_cap import LARGER_CAPS
-from roost.domain.search import QUERY_LIMITS
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "roost"
 
@@ -34,7 +33,7 @@ INDIRECT = {
     ("events/connections.py", "endpoint.limit_setting"),
 }
 F_STRING_KEYS = {
-    'f"search_{product}_max_query_length"': [f"search_{p}_max_query_length" for p in QUERY_LIMITS]
+    'f"search_{product}_max_query_length"': [f"search_{p}_max_query_length" for p in ("recent", "all")]
 }
 # Uses of `settings.extra` that are neither a read by key nor covered above: the shared-state store
 # changes it in place, the delivery retries read it through `retry_schedule` (an `extra.get`), and

@@ -178,10 +178,12 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         positive=True,
         maximum=100,
     ),
-    _whole(
+    FeatureSetting(
         "search_all_max_query_length",
-        search.QUERY_LIMITS["all"],
-        "characters of a full-archive search query",
+        "whole",
+        None,
+        "characters of a full-archive search query, for every app (unset: the app's package decides, "
+        "1,024 pay-per-use, 4,096 enterprise)",
         positive=True,
     ),
     _number(
@@ -189,10 +191,12 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         search.DEFAULT_END_LAG_S,
         "seconds before now a search or count without end_time ends",
     ),
-    _whole(
+    FeatureSetting(
         "search_recent_max_query_length",
-        search.QUERY_LIMITS["recent"],
-        "characters of a recent search query",
+        "whole",
+        None,
+        "characters of a recent search query, for every app (unset: the app's package decides, 512 "
+        "pay-per-use, 4,096 enterprise)",
         positive=True,
     ),
     _whole(

@@ -18,6 +18,7 @@ from roost.core.errors import invalid_request, param_error
 from roost.core.pagination import PageToken
 from roost.core.principal import Principal
 from roost.core.records import Row
+from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 from roost.domain.usage import Usage
 from roost.search.ast import And, Node, Not, Operator, Or, QueryError
 from roost.search.matcher import matches
@@ -47,7 +48,6 @@ DEFAULT_END_LAG_S = 30  # without end_time the platform searches up to 30 s ago
 KEYWORD_REPOSTS_CUTOFF_MS = parse_rfc3339("2026-05-04T00:00:00Z") or 0
 GRANULARITY_MS = {"minute": MINUTE_MS, "hour": 3_600_000, "day": DAY_MS}
 # Query length limits of the self-serve access levels (facts §4); settings can raise them.
-QUERY_LIMITS = {"recent": 512, "all": 1024}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +69,10 @@ class SearchRequest:
     # Counts in post names (`post_count`, `total_post_count`): asked for by naming `post_count` in
     # `search_count.fields`, as a post-only field name asks for post names elsewhere.
     post_names: bool = False
+    package: str = DEFAULT_PACKAGE  # the calling app's: it sets the longest query
 
     @classmethod
-    def of(cls, params: Mapping[str, Any], raw: Mapping[str, str]) -> SearchRequest:
+    def of(cls, params: Mapping[str, Any], raw: Mapping[str, str], package: str) -> SearchRequest:
         token = params.get("next_token")
         if token is None:
             token = params.get("pagination_token")
@@ -88,6 +89,7 @@ class SearchRequest:
             raw_start_time=raw.get("start_time"),
             raw_end_time=raw.get("end_time"),
             post_names="post_count" in (params.get("search_count.fields") or ()),
+            package=package,
         )
 
 
@@ -133,15 +135,17 @@ class SearchService:
         self._settings = settings
         self._cap = cap
 
-    def query_limit(self, product: Product) -> int:
-        return self._settings.whole(
-            f"search_{product}_max_query_length", QUERY_LIMITS[product], positive=True
-        )
+    def query_limit(self, product: Product, package: str) -> int:
+        """The longest query: the package's (pay-per-use 512 recent, 1,024 archive; enterprise 4,096),
+        unless a setting holds for every app."""
+        rules = PACKAGES[package]
+        by_package = rules.recent_query_length if product == "recent" else rules.all_query_length
+        return self._settings.whole(f"search_{product}_max_query_length", by_package, positive=True)
 
-    def parse_query(self, product: Product, text: str) -> Node:
+    def parse_query(self, product: Product, text: str, package: str) -> Node:
         """The query's AST, or an invalid-request error with the platform's wrapped messages."""
         try:
-            root = parse(text, "search", max_length=self.query_limit(product)).root
+            root = parse(text, "search", max_length=self.query_limit(product, package)).root
         except QueryError as exc:
             messages = exc.messages
         else:
@@ -234,7 +238,7 @@ class SearchService:
         newest first) when the query has a required keyword-like part; without one there is no
         relevance and the order is recency's (docs/search.md)."""
         query = request.query
-        root = self.parse_query(product, query)
+        root = self.parse_query(product, query, request.package)
         bounds = self.window(product, request, now_ms)
         compiled = await self._compile(root)
         relevance = request.relevancy and compiled.ranked
@@ -275,7 +279,7 @@ class SearchService:
         `meta.total_tweet_count` (or `post_count` and `total_post_count` in post names); counts/all
         pages 30 days at a time, newest first."""
         query = request.query
-        root = self.parse_query(product, query)
+        root = self.parse_query(product, query, request.package)
         bounds = self.window(product, request, now_ms)
         scope = _scope(f"counts-{product}", query)
         cursor = _cursor(request, scope)

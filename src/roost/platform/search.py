@@ -39,7 +39,7 @@ def _common(product: Product, *, counts: bool) -> tuple[Param, ...]:
 
 
 async def _search(call: Call, product: Product) -> Objects:
-    request = SearchRequest.of(call.params, call.raw)
+    request = SearchRequest.of(call.params, call.raw, call.principal.package)
     rows, meta = await call.domain.search.search(call.principal, product, request, call.now_ms)
     return Objects(rows, meta=meta)
 
@@ -53,11 +53,13 @@ async def search_all(call: Call) -> Objects:
 
 
 async def counts_recent(call: Call) -> dict[str, Any]:
-    return await call.domain.search.counts("recent", SearchRequest.of(call.params, call.raw), call.now_ms)
+    request = SearchRequest.of(call.params, call.raw, call.principal.package)
+    return await call.domain.search.counts("recent", request, call.now_ms)
 
 
 async def counts_all(call: Call) -> dict[str, Any]:
-    return await call.domain.search.counts("all", SearchRequest.of(call.params, call.raw), call.now_ms)
+    request = SearchRequest.of(call.params, call.raw, call.principal.package)
+    return await call.domain.search.counts("all", request, call.now_ms)
 
 
 OPERATIONS: tuple[Operation, ...] = (
