@@ -160,6 +160,31 @@ def test_rule_length_follows_the_package_and_the_setting(api: Api) -> None:
         api.http.post("/_roost/settings", json={"stream_rule_max_length": None})
 
 
+def test_enterprise_operators_are_refused_to_a_pay_per_use_app(api: Api) -> None:
+    self_serve = api.http.post(
+        "/_roost/apps", json={"name": "ppu operators", "package": "pay-per-use"}
+    ).json()
+    as_self_serve = {"Authorization": f"Bearer {self_serve['bearer_token']}"}
+    rules = [{"value": "cats min_followers:500"}, {"value": 'dogs (source:"roost" OR lang:en)'}]
+    refused = api.post(RULES, auth="none", headers=as_self_serve, json={"add": rules}, conform=False).json()
+    assert refused["meta"]["summary"] == {"created": 0, "not_created": 2, "valid": 0, "invalid": 2}
+    assert [(item["value"], item["details"]) for item in refused["errors"]] == [
+        (
+            rule["value"],
+            [
+                f"Reference to invalid operator '{name}'. Operator is not available in current product or "
+                "product packaging."
+            ],
+        )
+        for rule, name in zip(rules, ("min_followers", "source"), strict=True)
+    ]
+    assert add(api, *rules).json()["meta"]["summary"]["created"] == 2  # the enterprise demo app
+    plain = api.post(
+        RULES, auth="none", headers=as_self_serve, json={"add": [{"value": "cats lang:en"}]}, conform=False
+    )
+    assert plain.json()["meta"]["summary"]["created"] == 1
+
+
 def test_rule_caps_follow_the_package_when_no_setting_is_made(api: Api) -> None:
     api.http.post("/_roost/settings", json={"stream_rule_limit": None})
     self_serve = api.http.post("/_roost/apps", json={"name": "ppu caps", "package": "pay-per-use"}).json()

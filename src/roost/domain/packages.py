@@ -85,6 +85,28 @@ PACKAGES: dict[str, Package] = {
 }
 
 EVERY_PACKAGE = frozenset(PACKAGES)
+# Stream rule operators only enterprise apps may use (with the aliases roost's parser knows).
+ENTERPRISE_OPERATORS = frozenset(
+    {
+        "url_title",
+        "url_description",
+        "url_contains",
+        "min_followers",
+        "followers_count",
+        "tweets_count",
+        "statuses_count",
+        "following_count",
+        "friends_count",
+        "listed_count",
+        "user_in_lists_count",
+        "in_reply_to_tweet_id",
+        "in_reply_to_status_id",
+        "retweets_of_tweet_id",
+        "retweets_of_status_id",
+        "source",
+        "embedding",
+    }
+)
 # Endpoints that only enterprise apps have (likes and follows: removed from self-serve, 2026-04-20).
 ENTERPRISE_ONLY = frozenset({ENTERPRISE})
 
@@ -106,8 +128,12 @@ SOURCES: dict[str, str] = {
 }
 
 
-def package_named(name: str) -> Package | None:
-    return PACKAGES.get(name)
+def operator_not_offered(operator: str) -> str:
+    """The platform's text for an operator the app's package (or the product) does not offer."""
+    return (
+        f"Reference to invalid operator '{operator}'. Operator is not available in current product or "
+        "product packaging."
+    )
 
 
 def catalogue() -> dict[str, Any]:

@@ -18,9 +18,9 @@ from roost.core.errors import invalid_request, param_error
 from roost.core.pagination import PageToken
 from roost.core.principal import Principal
 from roost.core.records import Row
-from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
+from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES, operator_not_offered
 from roost.domain.usage import Usage
-from roost.search.ast import And, Node, Not, Operator, Or, QueryError
+from roost.search.ast import Node, Operator, QueryError, first_operator
 from roost.search.matcher import matches
 from roost.search.parser import parse
 from roost.search.view import view_of
@@ -106,13 +106,7 @@ def _time_error(name: str, raw: str | None, message: str) -> Exception:
 
 
 def _uses(node: Node, names: frozenset[str]) -> bool:
-    if isinstance(node, Operator):
-        return node.name in names
-    if isinstance(node, Not):
-        return _uses(node.child, names)
-    if isinstance(node, And | Or):
-        return any(_uses(child, names) for child in node.children)
-    return False
+    return first_operator(node, names) is not None
 
 
 def _scope(kind: str, query: str) -> str:
@@ -150,10 +144,7 @@ class SearchService:
             messages = exc.messages
         else:
             if product == "all" and _uses(root, frozenset({"entity"})):
-                messages = [
-                    "Reference to invalid operator 'entity'. Operator is not available in current product "
-                    "or product packaging."
-                ]
+                messages = [operator_not_offered("entity")]
             else:
                 return root
         text_ = "There were errors processing your request: " + ", ".join(messages)

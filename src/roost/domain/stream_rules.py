@@ -22,8 +22,8 @@ from roost.core.ids import SnowflakeGenerator
 from roost.core.pagination import PageToken
 from roost.core.principal import Principal
 from roost.core.records import Row
-from roost.domain.packages import PACKAGES
-from roost.search.ast import Query, QueryError
+from roost.domain.packages import ENTERPRISE_OPERATORS, PACKAGES, operator_not_offered
+from roost.search.ast import Query, QueryError, first_operator
 from roost.storage import stream_rules as rows
 from roost.storage.db import Database
 from roost.storage.events import append_event
@@ -197,15 +197,21 @@ class StreamRuleService:
     # ---- add ------------------------------------------------------------------------------------
 
     async def _add(self, principal: Principal, wanted: list[NewRule], dry_run: bool) -> dict[str, Any]:
-        limit = max_length(self._settings, principal.package)
+        package = PACKAGES[principal.package]
+        limit = max_length(self._settings, package.name)
         problems: list[dict[str, Any]] = []
         valid: list[NewRule] = []
         for rule in wanted:
             try:
-                parse_rule(rule.value, limit)
+                parsed = parse_rule(rule.value, limit)
             except QueryError as exc:
                 problems.append(errors.invalid_rule_item(rule.value, list(exc.messages)))
                 continue
+            if not package.enterprise_operators:
+                kept_back = first_operator(parsed.root, ENTERPRISE_OPERATORS)
+                if kept_back is not None:
+                    problems.append(errors.invalid_rule_item(rule.value, [operator_not_offered(kept_back)]))
+                    continue
             valid.append(rule)
         now = self._clock.now_ms()
         created: list[dict[str, Any]] = []

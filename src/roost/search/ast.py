@@ -57,6 +57,20 @@ class Or:
 Node = Token | Phrase | Operator | Not | And | Or
 
 
+def first_operator(node: Node, names: frozenset[str]) -> str | None:
+    """The first of `names` the query uses as an operator (depth first), or None."""
+    if isinstance(node, Operator):
+        return node.name if node.name in names else None
+    if isinstance(node, Not):
+        return first_operator(node.child, names)
+    if isinstance(node, And | Or):
+        for child in node.children:
+            found = first_operator(child, names)
+            if found is not None:
+                return found
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Query:
     root: Node
