@@ -129,8 +129,13 @@ def _fts5_leaf(toks: tuple[str, ...], contiguous: bool) -> str:
     return "(" + " AND ".join(f'"{t}"' for t in toks) + ")"
 
 
+# PostgreSQL's longest lexeme, in bytes: a longer word is left out of every tsvector (and refused in a
+# tsquery), so a query word past it can never match there.
+PG_LEXEME_MAX_BYTES = 2047
+
+
 def _tsquery_leaf(toks: tuple[str, ...], contiguous: bool) -> str:
-    if not toks:
+    if not toks or any(len(t.encode()) > PG_LEXEME_MAX_BYTES for t in toks):
         return f"'{doc.NEVER}'"
     joiner = " <-> " if contiguous else " & "
     return "(" + joiner.join(f"'{t}'" for t in toks) + ")"
