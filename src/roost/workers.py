@@ -89,6 +89,8 @@ class Supervisor:
                 return
             number = sentinels[sentinel]  # type: ignore[index]  # sentinels are ints
             dead = self._workers[number]
+            # The sentinel can fire a moment before the process is reaped (its exit code still None).
+            dead.join(timeout=5)
             log.warning("worker %d (pid %s) ended with %s: starting another", number, dead.pid, dead.exitcode)
             time.sleep(RESTART_PAUSE_S)
             self._start(number)
