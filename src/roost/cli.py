@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from roost.commands.accounts import apps, prepare_database, tokens, users
+from roost.commands.accounts import apps, tokens, users
+from roost.commands.database import prepare_database
 from roost.commands.proxy import proxy
 from roost.commands.seed import seed
 from roost.commands.snapshot import snapshot

@@ -74,6 +74,6 @@ def test_the_catalogue_lists_each_package_with_its_numbers_and_sources(api: Api)
         1_000,
         25_000,
     )
-    assert by_name["pay-per-use"]["likes_follows_quotes"] is False
+    assert by_name["pay-per-use"]["likes_and_follows"] is False
     numbers = set(by_name["enterprise"]) - {"name", "label", "self_serve"}
     assert numbers == set(catalogue["sources"])  # every number says where it comes from

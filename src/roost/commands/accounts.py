@@ -10,26 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from roost.commands.database import prepare_database
 from roost.config import Settings
 from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 
 if TYPE_CHECKING:
     from roost.core.errors import ApiError
     from roost.wiring import Domain
-
-
-def prepare_database(db_url: str) -> None:
-    """Bring the database to the newest schema; one that cannot be reached is a one-line error."""
-    from roost.storage.migrate import upgrade
-    from roost.storage.problems import explain
-
-    try:
-        upgrade(db_url)
-    except Exception as exc:
-        message = explain(exc, db_url)
-        if message is None:
-            raise
-        raise click.ClickException(message) from None
 
 
 def _offline(db_url: str, work: Callable[[Domain], Awaitable[Any]]) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from roost.commands.database import prepare_database
 from roost.config import Settings
 
 # The instant the data ends a month before: fixed, so that the rows do not depend on the day.
@@ -89,18 +90,9 @@ def seed(users: int, posts: int, follows: int, seed: int, db_url: str) -> None:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from roost.storage.migrate import upgrade
-    from roost.storage.problems import explain
-
     settings = Settings(db_url=db_url, demo=False)
     url = settings.db_url
-    try:
-        upgrade(url)
-    except Exception as exc:
-        message = explain(exc, url)
-        if message is None:
-            raise
-        raise click.ClickException(message) from None
+    prepare_database(url)
     description = json.dumps({"seed": seed, "users": users, "posts": posts, "follows": follows})
     console = Console(stderr=True)
     with Progress(

@@ -71,6 +71,12 @@ def _whole(key: str, default: int, meaning: str, **rules: Any) -> FeatureSetting
     return FeatureSetting(key, "whole", default, meaning, **rules)
 
 
+def _package_decides(key: str, meaning: str) -> FeatureSetting:
+    """A limit the app's package sets (domain/packages.py) unless this setting, once made, holds for
+    every app: no default of its own."""
+    return FeatureSetting(key, "whole", None, meaning, positive=True)
+
+
 def _flag(key: str, meaning: str) -> FeatureSetting:
     return FeatureSetting(key, "flag", False, meaning)
 
@@ -178,26 +184,20 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         positive=True,
         maximum=100,
     ),
-    FeatureSetting(
+    _package_decides(
         "search_all_max_query_length",
-        "whole",
-        None,
         "characters of a full-archive search query, for every app (unset: the app's package decides, "
         "1,024 pay-per-use, 4,096 enterprise)",
-        positive=True,
     ),
     _number(
         "search_default_end_lag_s",
         search.DEFAULT_END_LAG_S,
         "seconds before now a search or count without end_time ends",
     ),
-    FeatureSetting(
+    _package_decides(
         "search_recent_max_query_length",
-        "whole",
-        None,
         "characters of a recent search query, for every app (unset: the app's package decides, 512 "
         "pay-per-use, 4,096 enterprise)",
-        positive=True,
     ),
     _whole(
         "snapshot_max_bytes",
@@ -221,13 +221,10 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         "seconds without a line before a stream sends a keep-alive",
         positive=True,
     ),
-    FeatureSetting(
+    _package_decides(
         "stream_rule_limit",
-        "whole",
-        None,
         "filtered-stream rules per project, for every app (unset: the app's package decides, 1,000 "
         "pay-per-use, 25,000 enterprise)",
-        positive=True,
     ),
     FeatureSetting(
         "stream_rule_limit_per_app",
@@ -237,13 +234,10 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         positive=True,
         default_from="stream_rule_limit",
     ),
-    FeatureSetting(
+    _package_decides(
         "stream_rule_max_length",
-        "whole",
-        None,
         "characters of a filtered-stream rule, for every app (unset: the app's package decides, 1,024 "
         "pay-per-use, 2,048 enterprise)",
-        positive=True,
     ),
     _whole(
         "subscription_limit",

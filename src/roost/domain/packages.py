@@ -36,8 +36,8 @@ class Package:
     aaa_subscriptions: int | None
     activity_subscriptions: int
     news_keyword_filter: bool  # the activity API's news.new with a keyword
-    # 2026-04-20: following, likes and quote-posts removed from self-serve tiers.
-    likes_follows_quotes: bool
+    # 2026-04-20: following and likes removed from self-serve tiers (quote-posts: see replies).
+    likes_and_follows: bool
     # 2026-02-23: a programmatic reply only where the original author summoned the replier.
     replies_need_summons: bool
 
@@ -61,7 +61,7 @@ PACKAGES: dict[str, Package] = {
         aaa_subscriptions=3,
         activity_subscriptions=1_500,
         news_keyword_filter=False,
-        likes_follows_quotes=False,
+        likes_and_follows=False,
         replies_need_summons=True,
     ),
     ENTERPRISE: Package(
@@ -79,7 +79,7 @@ PACKAGES: dict[str, Package] = {
         aaa_subscriptions=None,
         activity_subscriptions=75_000,
         news_keyword_filter=True,
-        likes_follows_quotes=True,
+        likes_and_follows=True,
         replies_need_summons=False,
     ),
 }
@@ -107,8 +107,8 @@ ENTERPRISE_OPERATORS = frozenset(
         "embedding",
     }
 )
-# Endpoints that only enterprise apps have (likes and follows: removed from self-serve, 2026-04-20).
-ENTERPRISE_ONLY = frozenset({ENTERPRISE})
+# The packages that have the like and follow endpoints (the operations declare them, from the data).
+WITH_LIKES_AND_FOLLOWS = frozenset(name for name, package in PACKAGES.items() if package.likes_and_follows)
 
 # Where each number comes from (the field name, then the source and its place in it).
 SOURCES: dict[str, str] = {
@@ -123,7 +123,7 @@ SOURCES: dict[str, str] = {
     "aaa_subscriptions": f"{FACTS}, account activity: pay-per-use allows 3 unique subscriptions",
     "activity_subscriptions": f"{FACTS}, activity API: self-serve 1,500, enterprise 75,000",
     "news_keyword_filter": f"{FACTS}, activity API: keyword for news.new is Enterprise only",
-    "likes_follows_quotes": f"{SEED}, 2026-04-20: following, likes and quote-posts removed from self-serve",
+    "likes_and_follows": f"{SEED}, 2026-04-20: following, likes and quote-posts removed from self-serve",
     "replies_need_summons": f"{SEED}, 2026-02-23: replies only when the original author summoned the replier",
 }
 

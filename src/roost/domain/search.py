@@ -47,7 +47,6 @@ DEFAULT_END_LAG_S = 30  # without end_time the platform searches up to 30 s ago
 # From 2026-05-04 (changelog: "reposts no longer returned by keyword search").
 KEYWORD_REPOSTS_CUTOFF_MS = parse_rfc3339("2026-05-04T00:00:00Z") or 0
 GRANULARITY_MS = {"minute": MINUTE_MS, "hour": 3_600_000, "day": DAY_MS}
-# Query length limits of the self-serve access levels (facts §4); settings can raise them.
 
 
 @dataclass(frozen=True, slots=True)

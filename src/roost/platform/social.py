@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from roost.core.params import IntRange, Param, Snowflake, Token
-from roost.domain.packages import ENTERPRISE_ONLY, EVERY_PACKAGE
+from roost.domain.packages import EVERY_PACKAGE, WITH_LIKES_AND_FOLLOWS
 from roost.domain.social import body_id, require_self
 from roost.platform.operations import ANY_AUTH, USER_AUTH, Operation, RateLimit
 from roost.platform.pipeline import Call, Objects
@@ -158,7 +158,7 @@ def _write(
 
 
 OPERATIONS: tuple[Operation, ...] = (
-    # Likes and follows: enterprise only since 2026-04-20 (removed from the self-serve packages).
+    # Likes and follows: removed from the self-serve packages on 2026-04-20.
     _write(
         "likePost",
         "POST",
@@ -168,7 +168,7 @@ OPERATIONS: tuple[Operation, ...] = (
         (USER_ID,),
         "Likes",
         "Like Post",
-        ENTERPRISE_ONLY,
+        WITH_LIKES_AND_FOLLOWS,
     ),
     _write(
         "unlikePost",
@@ -179,7 +179,7 @@ OPERATIONS: tuple[Operation, ...] = (
         (USER_ID, Param("tweet_id", Snowflake(), required=True, in_path=True)),
         "Likes",
         "Unlike Post",
-        ENTERPRISE_ONLY,
+        WITH_LIKES_AND_FOLLOWS,
     ),
     _write(
         "followUser",
@@ -190,7 +190,7 @@ OPERATIONS: tuple[Operation, ...] = (
         (USER_ID,),
         "Users",
         "Follow User",
-        ENTERPRISE_ONLY,
+        WITH_LIKES_AND_FOLLOWS,
     ),
     _write(
         "unfollowUser",
@@ -201,7 +201,7 @@ OPERATIONS: tuple[Operation, ...] = (
         SOURCE_TARGET,
         "Users",
         "Unfollow User",
-        ENTERPRISE_ONLY,
+        WITH_LIKES_AND_FOLLOWS,
     ),
     _write("muteUser", "POST", "/2/users/{id}/muting", mute, "mute.write", (USER_ID,), "Users", "Mute User"),
     _write(
