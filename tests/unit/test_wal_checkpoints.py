@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
 from sqlalchemy import Column, Integer, MetaData, Table, insert
 
+from roost.storage.checkpoints import WalCheckpointer
 from roost.storage.db import SQLiteDatabase
 
 _items = Table("items", MetaData(), Column("id", Integer, primary_key=True))
@@ -57,3 +59,32 @@ async def test_an_in_memory_database_has_no_checkpoint_thread() -> None:
     db = SQLiteDatabase(":memory:")
     assert db.background_threads() == []
     await db.close()
+
+
+class _CloseArrivesAtTheClear(threading.Event):
+    """The "committed" flag, with close() arriving just before the thread clears it."""
+
+    def __init__(self, stopping: threading.Event) -> None:
+        super().__init__()
+        self._stopping = stopping
+
+    def clear(self) -> None:
+        self._stopping.set()  # what close() does, in its order
+        self.set()
+        super().clear()
+
+
+def test_closing_never_waits_on_a_lost_wake_up(tmp_path: Path) -> None:
+    """close() sets "stopping", then "committed"; when that lands just before the thread clears
+    "committed", the thread must still stop (it once waited for a commit that never came, and the
+    server's shutdown hung on the join)."""
+    path = tmp_path / "wal.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    checkpointer = WalCheckpointer(str(path), every_s=0)
+    first = checkpointer._committed
+    checkpointer._committed = _CloseArrivesAtTheClear(checkpointer._stopping)
+    first.set()  # a commit wakes the thread; it reads the flag anew on its next turn
+    checkpointer.thread.join(timeout=10)
+    assert not checkpointer.thread.is_alive(), "the thread missed close() and waits for ever"

@@ -41,6 +41,8 @@ class WalCheckpointer:
             if self._stopping.wait(self._every_s):
                 return
             self._committed.clear()
+            if self._stopping.is_set():  # close() may have set both flags just before the clear
+                return
             try:
                 # PASSIVE: copies what no reader still needs and never waits on a reader or the writer.
                 self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
