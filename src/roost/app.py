@@ -199,6 +199,10 @@ class RoostApp:
         shared.on_clock_moved = state.wake_workers
         shared.start()
         state.workers.append(shared)
+        ledger = server.domain.ledger  # issue 20: the usage ledger, written once a second
+        await ledger.flush()  # the credit left, read before the first request
+        ledger.start()
+        state.workers.append(ledger)
         windows = server.domain.shared_windows  # PostgreSQL: rate-limit windows counted with the others
         if windows is not None:
             windows.start()
@@ -221,6 +225,7 @@ class RoostApp:
                 await self.server.domain.shared.stop()  # issue 16: its refresh loop reads the database
                 if self.server.domain.shared_windows is not None:
                     await self.server.domain.shared_windows.stop()
+                await self.server.domain.ledger.stop()  # writes the counts of its last second
             if self.dispatcher is not None:
                 await self.dispatcher.stop()
                 self.dispatcher = None

@@ -50,6 +50,7 @@ from roost.domain.dm_extras import DmExtras
 from roost.domain.dm_objects import DM_EXPANSIONS, DM_KINDS
 from roost.domain.dms import DmService
 from roost.domain.id_slots import IdSlot
+from roost.domain.ledger import Ledger
 from roost.domain.like_objects import LIKE_EXPANSIONS, LIKE_KINDS
 from roost.domain.list_objects import LIST_EXPANSIONS, LIST_KINDS  # lists (issue 14)
 from roost.domain.lists import ListService  # lists (issue 14)
@@ -113,6 +114,7 @@ from roost.storage.deliveries import DeliveryStore
 from roost.storage.dms import DmStore
 from roost.storage.events import EventStore
 from roost.storage.leases import LeaseStore  # issue 16: shared work
+from roost.storage.ledger import LedgerStore
 from roost.storage.lists import ListStore  # lists (issue 14)
 from roost.storage.media_uploads import MediaUploadStore
 from roost.storage.news import NewsStore
@@ -193,6 +195,7 @@ class Domain:
     activity: ActivityService
     stream_rules: StreamRuleService
     usage: Usage
+    ledger: Ledger  # what each app's traffic cost, and its credit (issue 20)
     streams: StreamHub  # every stream operation; ends the open streams when the server stops
     connections: ConnectionAdmin  # /2/connections
     deliveries: DeliveryRecords  # /_roost/deliveries
@@ -383,6 +386,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         activity=ActivityService(db, clock, ids, settings, ActivityStore(db), users, stores.webhooks),
         stream_rules=StreamRuleService(db, clock, ids, settings, StreamRuleStore(db)),
         usage=usage,
+        ledger=Ledger(LedgerStore(db)),
         streams=events.streams,
         connections=events.connections,
         deliveries=events.deliveries,

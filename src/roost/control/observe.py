@@ -13,7 +13,7 @@ from roost.ads.api.registry import all_ads_operations
 from roost.config import Settings
 from roost.control.limits import limit_routes
 from roost.control.metrics import RequestMetrics, metrics_routes
-from roost.control.usage import UsageMeter, usage_routes
+from roost.control.usage import usage_routes
 from roost.core.access_log import AccessLog
 from roost.core.journal import RequestJournal
 
@@ -27,12 +27,13 @@ def observe(
     """Attach the listeners to `journal`; the routes that show what they count. `other_operations`
     are operation names besides the v2 and ads ids that may be priced (the v1.1 paths)."""
     metrics = RequestMetrics()
-    usage = UsageMeter([*(op.operation_id for op in all_ads_operations()), *other_operations])
-    journal.listeners += [metrics, usage]
+    ledger = server.domain.ledger
+    ledger.with_operations([*(op.operation_id for op in all_ads_operations()), *other_operations])
+    journal.listeners += [metrics, ledger]
     if settings.access_log:
         journal.listeners.append(AccessLog())
     return [
         *metrics_routes(metrics, server.domain.deliveries, server.domain.streams),
-        *usage_routes(usage),
+        *usage_routes(ledger),
         *limit_routes(server.stages.limiter, server.stages.clock),
     ]

@@ -199,6 +199,21 @@ def usage_capped(period: str, scope: str, account_id: int, product: str) -> ApiE
     )
 
 
+def credits_depleted(account_id: int) -> ApiError:
+    """A pay-per-use account out of credit: 402, its body as developers have recorded it (with the
+    api.twitter.com type and a 19-digit id, the 185 bytes of the recorded Content-Length)."""
+    return ApiError(
+        402,
+        {
+            "title": "CreditsDepleted",
+            "detail": (
+                f"Your enrolled account [{account_id}] does not have any credits to fulfill this request."
+            ),
+            "type": problem_type("credits"),
+        },
+    )
+
+
 def route_not_found() -> ApiError:
     return ApiError(
         404,

@@ -25,9 +25,10 @@ SUCCESS_BODY_KEPT = 400
 DEFAULT_SIZE = 2000
 
 # (id, at wall ms, method, path, query, status, latency ms, operation, auth kind, app id, user id,
-#  reason, request body, response body, transaction id)
+#  reason, request body, response body, transaction id, resources: the objects a v2 answer returned, 1
+#  for any other answer; what per-resource prices multiply)
 Entry = tuple[
-    int, int, str, str, str, int, float, str, str, int | None, int | None, str | None, bytes, bytes, str
+    int, int, str, str, str, int, float, str, str, int | None, int | None, str | None, bytes, bytes, str, int
 ]
 
 # Listeners called with each entry as it is recorded (metrics counters, the access log).
@@ -79,6 +80,7 @@ class RequestJournal:
         request_body: bytes,
         response_body: bytes,
         transaction_id: bytes,
+        resources: int = 1,
     ) -> None:
         entry: Entry = (
             next(self._ids),
@@ -96,6 +98,7 @@ class RequestJournal:
             request_body[:BODY_KEPT],
             response_body[: SUCCESS_BODY_KEPT if status < 400 else BODY_KEPT],
             transaction_id.decode("ascii") if transaction_id else "",
+            resources,
         )
         if self.size:
             self._entries.append(entry)
@@ -155,7 +158,7 @@ def _status_test(status: str | None) -> Callable[[int], bool] | None:
 
 
 def as_dict(entry: Entry, whole: bool = False) -> dict[str, Any]:
-    (ident, at, method, path, query, status, latency, operation, kind, app, user, reason, req, resp, tx) = (
+    ident, at, method, path, query, status, latency, operation, kind, app, user, reason, req, resp, tx, _ = (
         entry
     )
     return {

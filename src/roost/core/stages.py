@@ -168,6 +168,10 @@ def form_pairs(headers: dict[str, str], body: bytes) -> list[tuple[str, str]]:
 # made per request, and a class's constructor would cost the hot path a call.
 Outcome = tuple[int, Any, str, Mapping[str, str]]
 
+# Where a dialect leaves how many objects its answer returned (the journal's `resources`, which
+# per-resource prices multiply); an answer that says nothing counts as one.
+RESOURCES = "roost.resources"
+
 
 RouteT = TypeVar("RouteT")
 
@@ -277,6 +281,7 @@ class Skeleton(Generic[RouteT]):
             body,
             data,
             transaction_id,
+            scope.get(RESOURCES, 1),
         )
 
     # ---- shared stages --------------------------------------------------------------------------

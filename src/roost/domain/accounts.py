@@ -255,6 +255,7 @@ class AccountService:
             "sign_in_with": 1,
             "created_at": self._clock.now_ms(),
             "package": package,
+            "credit_micros": None,  # no credit limit until one is given (issue 20)
         }
         await app_rows.insert_app(tx, row)
         return row

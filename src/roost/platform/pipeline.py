@@ -29,7 +29,7 @@ from roost.core.params import (
 from roost.core.principal import Principal
 from roost.core.ratelimit import Key, RateLimiter
 from roost.core.router import Router
-from roost.core.stages import Outcome, Skeleton, Stages
+from roost.core.stages import RESOURCES, Outcome, Skeleton, Stages
 from roost.core.wire import (
     RawHeaders,
     Receive,
@@ -132,6 +132,7 @@ class Pipeline(Skeleton[Route]):
         self._clock = stages.clock
         self._loaders: dict[int | None, Loader] = {}
         self.limiter: RateLimiter = stages.limiter
+        self._out_of_credit = domain.ledger.out_of_credit  # a set the ledger keeps up to date
 
     def _allowed_params(self, op: Operation) -> list[str]:
         names = [p.name for p in op.params]
@@ -198,6 +199,7 @@ class Pipeline(Skeleton[Route]):
             rendered = await self.engine.render(
                 op.returns, result.records, selection, self._loader(principal), context
             )
+            scope[RESOURCES] = len(result.records)
             return result.status or op.status, _envelope(result, rendered), errors.JSON, _NO_HEADERS
         if isinstance(result, Reply):
             return result.status, result.body, result.content_type, result.headers
@@ -250,6 +252,10 @@ class Pipeline(Skeleton[Route]):
         if principal.kind not in op.auth or (principal.kind != APP and principal.user_id is None):
             raise errors.unsupported_authentication(principal.kind, op.auth).because(
                 f"{op.operation_id} accepts {', '.join(sorted(op.auth))}; the request used {principal.kind}"
+            )
+        if principal.app_id in self._out_of_credit:
+            raise errors.credits_depleted(principal.project_id).because(
+                "the app's credit is spent (GET /_roost/usage; POST /_roost/apps/credit gives more)"
             )
         if principal.package not in op.packages:
             raise errors.client_forbidden(str(principal.app_id)).because(

@@ -29,6 +29,8 @@ apps = Table(
     Column("sign_in_with", Integer, nullable=False, server_default="1"),
     Column("created_at", BigInteger, nullable=False),
     Column("package", Text, nullable=False, server_default="enterprise"),  # pay-per-use | enterprise
+    # The app's credit left, in millionths of a dollar; NULL: no credit limit (issue 20).
+    Column("credit_micros", BigInteger),
 )
 
 oauth1_tokens = Table(
@@ -522,3 +524,7 @@ from roost.storage import schema_shared  # noqa: E402, F401
 # Leases of the singleton jobs several processes share (issue 16: shared work).
 # isort: split
 from roost.storage import schema_work  # noqa: E402, F401
+
+# The usage ledger: what each app's traffic cost (issue 20).
+# isort: split
+from roost.storage import schema_billing  # noqa: E402, F401

@@ -5,9 +5,9 @@ The platform prices categories, not operations: reads per resource returned, wri
 operation below is put in the category whose published name covers it; an operation no published
 category covers is left unpriced (0) with the reason. Prices are in US dollars, as read from the
 pages named in `SOURCES` (the platform says they may change: its developer console has the current
-ones). The owned-reads discount (a lower price for reading one's own data) and the higher price of a
-post with a URL depend on the request's content, not its operation; roost charges the base price and
-says so in the notes.
+ones). Two prices depend on the request as well as its operation: a post with a URL costs more, and
+reading one's own data (owned reads) less; `VARIANTS` holds them and the ledger (`domain/ledger.py`)
+picks the variant per request.
 """
 
 from __future__ import annotations
@@ -57,17 +57,35 @@ CATEGORIES: dict[str, Category] = {
     "counts_all": Category("Counts: All", 0.010, "request", PRICING_PAGE),
 }
 
-# Notes on priced operations whose real charge depends on more than the operation.
-PRICE_NOTES: dict[str, str] = {
-    "createTweet": "a post with a URL is priced $0.200 (Content: Create with URL); roost charges the base "
-    "price",
-    "usersIdTweets": "reading one's own data is priced $0.001 per resource (owned reads); roost charges "
-    "the base price",
-    "usersIdMentions": "owned reads: $0.001 per resource for one's own data; roost charges the base price",
-    "getUsersBookmarks": "owned reads: $0.001 per resource for one's own data; roost charges the base price",
-    "getUsersFollowers": "owned reads: $0.001 per resource for one's own data; roost charges the base price",
-    "getUsersFollowing": "owned reads: $0.001 per resource for one's own data; roost charges the base price",
-    "getUsersLikedPosts": "owned reads: $0.001 per resource for one's own data; roost charges the base price",
+# The prices that depend on the request: a variant's key is "operation:variant".
+URL = "url"  # a post whose text holds a URL
+OWNED = "owned"  # a read of the caller's own data: the path's user id is the caller's
+URL_POST = Category("Content: Create (with URL)", 0.200, "request", PRICING_PAGE)
+OWNED_READ = Category("Owned Reads", 0.001, "resource", OVERVIEW_PAGE)
+# The operations whose path names a user ("/2/users/{id}/…") and read that user's own data.
+OWNED_READS = (
+    "usersIdTweets",
+    "usersIdMentions",
+    "getUsersLikedPosts",
+    "getUsersBookmarks",
+    "getUsersBookmarksByFolderId",
+    "getUsersFollowers",
+    "getUsersFollowing",
+    "getUsersTimeline",
+    "getUsersOwnedLists",
+    "getUsersFollowedLists",
+    "getUsersListMemberships",
+    "getUsersPinnedLists",
+    "getUsersBlocking",
+    "getUsersMuting",
+)
+VARIANTS: dict[str, tuple[str, Category]] = {
+    f"createTweet:{URL}": ("createTweet", URL_POST),
+    **{f"{operation}:{OWNED}": (operation, OWNED_READ) for operation in OWNED_READS},
+}
+VARIANT_NOTES = {
+    URL: "a post whose text holds a URL (the platform's URL entities)",
+    OWNED: "the path's user is the caller: reading one's own data",
 }
 
 PRICED: dict[str, str] = {
@@ -264,13 +282,15 @@ class Price(NamedTuple):
 
 
 def default_prices() -> dict[str, Price]:
-    """Each v2 operation's default price (0 with a note where none is published)."""
+    """Each v2 operation's default price (0 with a note where none is published), and each variant's
+    under "operation:variant"."""
     prices: dict[str, Price] = {}
     for operation, key in PRICED.items():
         category = CATEGORIES[key]
-        prices[operation] = Price(
-            category.usd, category.per, category.label, category.source, PRICE_NOTES.get(operation)
-        )
+        prices[operation] = Price(category.usd, category.per, category.label, category.source, None)
     for operation, note in UNPRICED.items():
         prices[operation] = Price(0.0, "request", None, None, note)
+    for key, (_, category) in VARIANTS.items():
+        note = VARIANT_NOTES[key.rsplit(":", 1)[1]]
+        prices[key] = Price(category.usd, category.per, category.label, category.source, note)
     return prices
