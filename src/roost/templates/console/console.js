@@ -114,6 +114,10 @@ window.faultBody = (data) => {
   }
   return body;
 };
+window.creditBody = (data) => {
+  const usd = data.get('credit_usd');
+  return { consumer_key: data.get('consumer_key'), credit_usd: usd === '' ? null : Number(usd) };
+};
 window.priceBody = (data) => {
   const usd = data.get('usd');
   return { [data.get('operation')]: usd === '' ? null : Number(usd) };
@@ -176,16 +180,25 @@ window.loadLimits = async () => {
     usage.replaceChildren(el('p', { class: 'note' }, `Usage unavailable: GET /_roost/usage answered ${used.status}.`));
     return;
   }
+  const priceKey = (p) => (p.variant ? `${p.operation}:${p.variant}` : p.operation);
+  const credit = (a) => (a.credit_usd === null ? 'no limit' : `${a.credit_usd}${a.out_of_credit ? ' (spent: 402)' : ''}`);
+  const apps = (data.apps || []).map((a) => [a.app_id, a.name, a.consumer_key, a.package, a.requests, a.billed, a.cost_usd, credit(a)]);
+  const operationText = ([op, v]) => {
+    const variants = Object.entries(v.variants || {}).map(([name, w]) => `${name}: ${w.requests}, $${w.cost_usd}`);
+    return `${op}: ${v.requests} (${v.resources} returned, $${v.cost_usd}${variants.length ? `; ${variants.join('; ')}` : ''})`;
+  };
   const days = (data.days || []).map((d) => [d.day, d.app_id, d.requests, d.cost_usd,
-    Object.entries(d.by_operation || {}).map(([op, v]) => `${op}: ${v.requests} ($${v.cost_usd})`).join(', ')]);
+    Object.entries(d.by_operation || {}).map(operationText).join(', ')]);
   usage.replaceChildren(
     el('p', {}, `Total: ${data.total_usd} ${data.currency || 'USD'}`),
+    table(['app', 'name', 'consumer key', 'package', 'requests', 'billed', 'cost USD', 'credit left USD'], apps),
     table(['day', 'app', 'requests', 'cost USD', 'by operation'], days),
   );
   const prices = $('#prices');
-  prices.replaceChildren(table(['operation', 'USD', 'per'], (data.prices || []).map((p) => [p.operation, p.usd, p.per])));
+  prices.replaceChildren(table(['operation', 'USD', 'per', 'category'],
+    (data.prices || []).map((p) => [priceKey(p), p.usd, p.per, p.category ?? p.note ?? ''])));
   const options = $('#price-operations');
-  options.replaceChildren(...(data.prices || []).map((p) => el('option', { value: p.operation })));
+  options.replaceChildren(...(data.prices || []).map((p) => el('option', { value: priceKey(p) })));
 };
 
 // ---- the live view of the event log --------------------------------------------------------------------
