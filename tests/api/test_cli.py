@@ -115,6 +115,30 @@ def test_apps_are_created_on_a_package_and_moved_to_another(tmp_path: Path) -> N
     assert refused.returncode == 2 and "'platinum' is not one of" in refused.stderr
 
 
+def test_an_app_is_given_credit_and_its_limit_taken_away(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'credit.db'}"
+    made = _roost("apps", "create", "--name", "metered bot", "--package", "pay-per-use", "--db", db)
+    key = json.loads(made.stdout)["consumer_key"]
+    given = _roost("apps", "credit", "--consumer-key", key, "--usd", "2.5", "--db", db)
+    assert given.returncode == 0, given.stderr
+    row = json.loads(given.stdout)
+    assert (row["consumer_key"], row["credit_usd"], row["cost_usd"], row["out_of_credit"]) == (
+        key,
+        2.5,
+        0,
+        False,
+    )
+    unlimited = _roost("apps", "credit", "--consumer-key", key, "--no-limit", "--db", db)
+    assert json.loads(unlimited.stdout)["credit_usd"] is None
+    assert _one_line_error(_roost("apps", "credit", "--consumer-key", "nope", "--usd", "1", "--db", db)) == (
+        "Error: no app has the consumer key nope"
+    )
+    neither = _roost("apps", "credit", "--consumer-key", key, "--db", db)
+    assert neither.returncode == 2 and "give either --usd or --no-limit" in neither.stderr
+    negative = _roost("apps", "credit", "--consumer-key", key, "--usd", "-1", "--db", db)
+    assert negative.returncode == 2
+
+
 def test_serve_rejects_a_malformed_option() -> None:
     result = _roost("serve", "--option", "no-equals-sign", "--port", "1")
     assert result.returncode == 2

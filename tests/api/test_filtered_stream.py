@@ -161,25 +161,54 @@ def test_rule_changes_apply_without_reconnecting(api: Api, server: LiveServer, a
         assert lines.next_post()["data"]["id"] == last["id"]
 
 
-def test_connection_limit(api: Api, server: LiveServer) -> None:
+TOO_MANY = {
+    "title": "ConnectionException",
+    "detail": "This stream is currently at the maximum allowed connection limit.",
+    "connection_issue": "TooManyConnections",
+    "type": PROBLEMS + "streaming-connection",
+}
+
+
+def test_connection_limit_by_package(api: Api, server: LiveServer, credentials: dict[str, Any]) -> None:
+    self_serve = {"Authorization": f"Bearer {credentials['pay_per_use']['bearer_token']}"}
     with httpx.Client(base_url=server.base_url, timeout=10) as client:
-        with open_stream(client, api) as first:
-            assert first.status_code == 200
-            lines = Lines(first)  # held: a dropped iterator closes the response
-            lines.next_raw()
-            second = client.get(STREAM, headers=api.bearer())
-            assert second.status_code == 429
-            assert second.json() == {
-                "title": "ConnectionException",
-                "detail": "This stream is currently at the maximum allowed connection limit.",
-                "connection_issue": "TooManyConnections",
-                "type": PROBLEMS + "streaming-connection",
-            }
-        # A disconnected client frees its slot.
+        # Enterprise: two redundant connections, not three.
+        with open_stream(client, api) as first, open_stream(client, api) as second:
+            assert first.status_code == second.status_code == 200
+            held = Lines(first), Lines(second)  # held: a dropped iterator closes the response
+            for lines in held:
+                lines.next_raw()
+            third = client.get(STREAM, headers=api.bearer())
+            assert third.status_code == 429
+            assert third.json() == TOO_MANY
+        # Pay-per-use: one.
+        with client.stream("GET", STREAM, headers=self_serve) as only:
+            assert only.status_code == 200
+            Lines(only).next_raw()
+            again = client.get(STREAM, headers=self_serve)
+            assert again.status_code == 429
+            assert again.json() == TOO_MANY
+        # A disconnected client frees its slot; the setting, once made, holds for every app.
         assert wait_for(lambda: _opens(client, api))
-        api.http.post("/_roost/settings", json={"stream_connection_limit": "2"})
-        with open_stream(client, api) as one, open_stream(client, api) as two:
-            assert one.status_code == 200 and two.status_code == 200
+        api.http.post("/_roost/settings", json={"stream_connection_limit": "1"})
+        with open_stream(client, api) as one:
+            assert one.status_code == 200
+            Lines(one).next_raw()
+            assert client.get(STREAM, headers=api.bearer()).json() == TOO_MANY
+
+
+def test_backfill_is_enterprise_only(server: LiveServer, credentials: dict[str, Any]) -> None:
+    self_serve = {"Authorization": f"Bearer {credentials['pay_per_use']['bearer_token']}"}
+    refused = httpx.get(
+        server.base_url + STREAM, params={"backfill_minutes": "2"}, headers=self_serve, timeout=10
+    )
+    assert refused.status_code == 403
+    body = refused.json()
+    assert (body["title"], body["reason"], body["type"]) == (
+        "Client Forbidden",
+        "client-not-enrolled",
+        PROBLEMS + "client-forbidden",
+    )
 
 
 def test_backfill_minutes(api: Api, server: LiveServer, author: User) -> None:

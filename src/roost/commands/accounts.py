@@ -127,6 +127,33 @@ def apps_package(consumer_key: str, package: str, db_url: str) -> None:
 
 
 @apps.command(
+    "credit",
+    epilog="""\b
+Examples:
+  roost apps credit --consumer-key "$CONSUMER_KEY" --usd 5
+  roost apps credit --consumer-key "$CONSUMER_KEY" --no-limit""",
+)
+@click.option("--consumer-key", required=True, help="The app's consumer key.")
+@click.option("--usd", type=click.FloatRange(min=0), default=None, help="Dollars of credit left.")
+@click.option("--no-limit", is_flag=True, help="Take the credit limit away.")
+@db_option
+def apps_credit(consumer_key: str, usd: float | None, no_limit: bool, db_url: str) -> None:
+    """Give an app credit to spend at the pay-per-use prices; once spent, its requests answer 402
+    (a running server sees the change within a second)."""
+    if (usd is None) == (not no_limit):
+        raise click.UsageError("give either --usd or --no-limit")
+    from roost.domain.ledger import UnknownApp
+
+    async def work(domain: Domain) -> dict[str, Any]:
+        try:
+            return await domain.ledger.set_credit(consumer_key, usd)
+        except UnknownApp:
+            raise click.ClickException(f"no app has the consumer key {consumer_key}") from None
+
+    click.echo(json.dumps(_offline(db_url, work), indent=2))
+
+
+@apps.command(
     "regenerate",
     epilog="""\b
 Example:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from roost.config import Settings
 from roost.core.body_cap import LARGER_CAPS
-from roost.domain import oauth1_flow, search, usage, webhooks
+from roost.domain import oauth1_flow, search, webhooks
 from roost.domain.activity import DEFAULT_LIMIT as ACTIVITY_SUBSCRIPTION_LIMIT
 from roost.events import crc, dispatch, hub, lease
 from roost.events.tail import DEFAULT_KEEPALIVE_S
@@ -209,11 +209,10 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         "strict_webhook_urls",
         "loopback webhook URLs must follow the platform rule too (https, no port)",
     ),
-    _whole(
+    _package_decides(
         _STREAMS.limit_setting,
-        _STREAMS.default_limit,
-        "open connections per app, stream endpoint and partition",
-        positive=True,
+        "open connections per app, stream endpoint and partition, for every app (unset: 1, and on the "
+        "filtered stream the app's package decides, 1 pay-per-use, 2 enterprise)",
     ),
     _number(
         _STREAMS.keepalive_setting,
@@ -252,11 +251,10 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         maximum=28,
     ),
     _whole("usage_daily_cap", 0, "posts per project per day (0: no daily cap)"),
-    _whole(
+    _package_decides(
         "usage_monthly_cap",
-        usage.DEFAULT_MONTHLY_CAP,
-        "posts per project per month (streams and search)",
-        positive=True,
+        "posts per project per month (streams and search), for every app (unset: the app's package "
+        "decides, 3,000,000 pay-per-use, 500,000 enterprise)",
     ),
     _whole(
         "webhook_limit",

@@ -17,6 +17,7 @@ ENTERPRISE = "enterprise"
 DEFAULT_PACKAGE = ENTERPRISE
 
 SEED = "seed: platform API v2 document"
+PRICING = "https://docs.x.com/x-api/getting-started/pricing"
 FACTS = "reference/platform-facts.md"
 
 
@@ -29,6 +30,7 @@ class Package:
     stream_rule_length: int
     stream_connections: int
     stream_backfill: bool  # backfill_minutes on the filtered stream
+    monthly_post_cap: int  # posts a project may receive a month from the post streams and search
     enterprise_operators: bool  # url_title:, min_followers:, source:, embedding: ... in stream rules
     recent_query_length: int
     all_query_length: int
@@ -54,6 +56,7 @@ PACKAGES: dict[str, Package] = {
         stream_rule_length=1_024,
         stream_connections=1,
         stream_backfill=False,
+        monthly_post_cap=3_000_000,
         enterprise_operators=False,
         recent_query_length=512,
         all_query_length=1_024,
@@ -72,6 +75,7 @@ PACKAGES: dict[str, Package] = {
         stream_rule_length=2_048,
         stream_connections=2,
         stream_backfill=True,
+        monthly_post_cap=500_000,
         enterprise_operators=True,
         recent_query_length=4_096,
         all_query_length=4_096,
@@ -116,6 +120,8 @@ SOURCES: dict[str, str] = {
     "stream_rule_length": f"{FACTS}, filtered stream: 1,024 pay-per-use, 2,048 enterprise",
     "stream_connections": f"{FACTS}, filtered stream: 1 pay-per-use, 2 redundant enterprise",
     "stream_backfill": f"{FACTS}, filtered stream: backfill_minutes 0..5 (Enterprise)",
+    "monthly_post_cap": f"{PRICING}: pay-per-use capped at 3 million post reads a month; enterprise: the "
+    f"{SEED}'s 500,000 a month 'in one access level' (a contract's own number is set with usage_monthly_cap)",
     "enterprise_operators": f"{FACTS}, stream operators: the enterprise-only operators",
     "recent_query_length": f"{FACTS}, search: query length 512 self-serve / 4096 enterprise",
     "all_query_length": f"{FACTS}, search: full archive query length 1024 / 4096",

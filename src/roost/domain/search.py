@@ -215,7 +215,7 @@ class SearchService:
     ) -> tuple[list[Row], dict[str, Any]]:
         """A page for the principal's project: refused once its post cap is reached, and the posts
         returned count against the cap."""
-        await self._cap.ensure_under_cap(principal.project_id)
+        await self._cap.ensure_under_cap(principal.project_id, principal.package)
         rows, meta = await self.page(product, request, now_ms)
         await self._cap.record(principal.project_id, len(rows), principal.app_id)
         return rows, meta

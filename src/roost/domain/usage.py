@@ -2,7 +2,7 @@
 against the project's monthly cap; `GET /2/usage/tweets` reports them.
 
 `Usage` is the server's service (`Domain.usage`). For another operation that counts posts (search):
-`await usage.ensure_under_cap(project_id)` before answering and
+`await usage.ensure_under_cap(project_id, package)` before answering and
 `await usage.record(project_id, len(posts), app_id)` after.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 from roost.config import Settings
 from roost.core import errors
 from roost.core.clock import Clock, iso_ms
+from roost.domain.packages import PACKAGES
 from roost.storage.streams import StreamStore
 
 DAY_MS = 86_400_000
-DEFAULT_MONTHLY_CAP = 500_000  # posts per month per project (filtered stream and recent search)
 PRODUCT_NAME = "standard-basic"
 DEFAULT_REPORT_FIELDS = frozenset({"cap_reset_day", "project_cap", "project_id", "project_usage"})
 
@@ -31,11 +31,13 @@ class Caps:
     reset_day: int  # the day of the month the monthly count starts again (1..28)
 
 
-def caps(settings: Settings) -> Caps:
+def caps(settings: Settings, package: str) -> Caps:
+    """The caps of a project whose app has `package` (the setting, when set, holds for every app)."""
     daily = settings.whole("usage_daily_cap", 0)
     reset_day = min(max(settings.whole("usage_cap_reset_day", 1, positive=True), 1), 28)
+    by_package = PACKAGES[package].monthly_post_cap
     return Caps(
-        monthly=settings.whole("usage_monthly_cap", DEFAULT_MONTHLY_CAP, positive=True),
+        monthly=settings.whole("usage_monthly_cap", by_package, positive=True),
         daily=daily if daily > 0 else None,
         reset_day=reset_day,
     )
@@ -62,38 +64,38 @@ class Usage:
         self._clock = clock
         self._settings = settings  # read live: the caps are feature settings
 
-    def caps(self) -> Caps:
-        return caps(self._settings)
+    def caps(self, package: str) -> Caps:
+        return caps(self._settings, package)
 
-    async def used(self, project_id: int) -> tuple[int, int]:
+    async def used(self, project_id: int, package: str) -> tuple[int, int]:
         """Posts counted this billing month and today."""
         now = self._clock.now_ms()
-        month = await self._store.project_total(project_id, period_start(now, self.caps().reset_day))
+        month = await self._store.project_total(project_id, period_start(now, self.caps(package).reset_day))
         today = await self._store.project_total(project_id, day_start(now))
         return month, today
 
-    async def allowance(self, project_id: int) -> int:
+    async def allowance(self, project_id: int, package: str) -> int:
         """How many more posts the project may receive now (0 once a cap is reached)."""
-        limits = self.caps()
-        month, today = await self.used(project_id)
+        limits = self.caps(package)
+        month, today = await self.used(project_id, package)
         left = limits.monthly - month
         if limits.daily is not None:
             left = min(left, limits.daily - today)
         return max(left, 0)
 
-    async def cap_problem(self, project_id: int) -> errors.ApiError | None:
+    async def cap_problem(self, project_id: int, package: str) -> errors.ApiError | None:
         """The `usage-capped` problem when a cap is reached: the daily (Account) cap first, then the
         monthly (Product) cap."""
-        limits = self.caps()
-        month, today = await self.used(project_id)
+        limits = self.caps(package)
+        month, today = await self.used(project_id, package)
         if limits.daily is not None and today >= limits.daily:
             return errors.usage_capped("Daily", "Account", project_id, PRODUCT_NAME)
         if month >= limits.monthly:
             return errors.usage_capped("Monthly", "Product", project_id, PRODUCT_NAME)
         return None
 
-    async def ensure_under_cap(self, project_id: int) -> None:
-        problem = await self.cap_problem(project_id)
+    async def ensure_under_cap(self, project_id: int, package: str) -> None:
+        problem = await self.cap_problem(project_id, package)
         if problem is not None:
             raise problem
 
@@ -104,11 +106,12 @@ class Usage:
         await self._store.record_usage(project_id, app_id, day_start(self._clock.now_ms()), count)
 
     async def report(
-        self, project_id: int, app_id: int, days: int, fields: frozenset[str] | None
+        self, project_id: int, app_id: int, package: str, days: int, fields: frozenset[str] | None
     ) -> dict[str, Any]:
-        """`GET /2/usage/tweets`: the default fields, or exactly the named ones, over `days` days."""
+        """`GET /2/usage/tweets`: the default fields, or exactly the named ones, over `days` days; the
+        cap is the one of the asking app's package."""
         fields = fields or DEFAULT_REPORT_FIELDS
-        limits = self.caps()
+        limits = self.caps(package)
         today = day_start(self._clock.now_ms())
         first = today - (days - 1) * DAY_MS
         data: dict[str, Any] = {}
@@ -117,7 +120,7 @@ class Usage:
         if "project_cap" in fields:
             data["project_cap"] = str(limits.monthly)
         if "project_usage" in fields:
-            data["project_usage"] = str((await self.used(project_id))[0])
+            data["project_usage"] = str((await self.used(project_id, package))[0])
         if "cap_reset_day" in fields:
             data["cap_reset_day"] = limits.reset_day
         if fields & {"daily_project_usage", "daily_client_app_usage"}:

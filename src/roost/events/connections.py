@@ -27,6 +27,7 @@ from roost.core import errors, jsonio
 from roost.core.clock import Clock
 from roost.core.ids import TokenSource
 from roost.core.records import Row
+from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 from roost.domain.usage import Usage
 from roost.events.tail import DEFAULT_KEEPALIVE_S, EventLog, Tail
 from roost.storage.streams import StreamStore
@@ -72,6 +73,7 @@ class Endpoint:
     default_limit: int = 1
     keepalive_setting: str = "stream_keepalive_s"
     recorded: bool = True
+    by_package: bool = False  # the app's package sets the connection limit (domain/packages.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,7 @@ class Opening:
     project_id: int
     client_ip: str | None
     now_ms: int
+    package: str = DEFAULT_PACKAGE  # the app's: its usage cap, connections and backfill
     start_ms: int | None = None
     end_ms: int | None = None
     end_time: str | None = None  # the raw `end_time`, echoed in its error
@@ -111,6 +114,7 @@ class Active:
     endpoint: Endpoint
     partition: int | None
     connected_at: int
+    package: str = DEFAULT_PACKAGE  # the app's: its usage cap
     stop_reason: str | None = None
     tail: Tail | None = field(default=None, repr=False)
     row_closed: bool = False  # the history row (if the endpoint has them) has been closed
@@ -137,6 +141,12 @@ class Registry:
         # reconnecting in that moment would otherwise hold the stop until its grace period ran out).
         self.stopping = False
 
+    def connection_limit(self, endpoint: Endpoint, package: str) -> int:
+        """Connections an app may hold to `endpoint`: its setting when set; else, where the package sets
+        a number (the filtered stream), the package's; else the endpoint's default."""
+        default = PACKAGES[package].stream_connections if endpoint.by_package else endpoint.default_limit
+        return self._settings.whole(endpoint.limit_setting, default, positive=True)
+
     def keepalive_s(self, endpoint: Endpoint) -> float:
         return self._settings.number(endpoint.keepalive_setting, DEFAULT_KEEPALIVE_S, positive=True)
 
@@ -155,8 +165,9 @@ class Registry:
         project_id: int,
         partition: int | None,
         client_ip: str | None = None,
+        package: str = DEFAULT_PACKAGE,
     ) -> Active:
-        limit = self._settings.whole(endpoint.limit_setting, endpoint.default_limit, positive=True)
+        limit = self.connection_limit(endpoint, package)
         same = [
             c
             for c in self.active.values()
@@ -167,7 +178,7 @@ class Registry:
         # Connection ids are UUIDs (the platform's shape); random bits from the server's source.
         ident = str(uuid.UUID(int=self._tokens.randint(0, (1 << 128) - 1), version=4))
         now = self._clock.now_ms()
-        entry = Active(ident, app_id, project_id, endpoint, partition, now)
+        entry = Active(ident, app_id, project_id, endpoint, partition, now, package)
         self.active[ident] = entry  # held before the first await: the limit check cannot race
         if self.stopping:
             entry.kill(SHUTDOWN)
@@ -297,7 +308,7 @@ class StreamConnection:
             capped = False
             if selector.counts_posts:
                 # Counted before they are sent: a post past the cap is never delivered.
-                left = await usage.allowance(entry.project_id)
+                left = await usage.allowance(entry.project_id, entry.package)
                 if len(lines) > left:
                     lines, capped = lines[:left], True
                 await usage.record(entry.project_id, len(lines), entry.app_id)
@@ -306,7 +317,7 @@ class StreamConnection:
                 tail.wrote()
             if capped:
                 entry.stop_reason = USAGE_CAP
-                problem = await usage.cap_problem(entry.project_id)
+                problem = await usage.cap_problem(entry.project_id, entry.package)
                 if problem is not None:
                     yield jsonio.dumps({"errors": [problem.body]}) + b"\r\n"
                 return

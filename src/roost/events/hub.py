@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from roost.config import Settings
+from roost.core import errors
 from roost.core.fields import Selection
 from roost.core.wire import Stream
+from roost.domain.packages import PACKAGES
 from roost.domain.stream_ruleset import RuleSet
 from roost.domain.usage import Usage
 from roost.events.connections import SHUTDOWN, Endpoint, Opening, Registry, Selector, StreamConnection
@@ -48,7 +50,7 @@ LIKES_FIREHOSE_PARTITIONS = 20
 LIKES_SAMPLE10_PARTITIONS = 2
 LIKES_SAMPLE10_PERCENT = 10
 
-FILTERED = Endpoint("filtered_stream")
+FILTERED = Endpoint("filtered_stream", by_package=True)  # connections and backfill by the app's package
 SAMPLE = Endpoint("sample_stream")
 SAMPLE10 = Endpoint("sample10_stream")
 FIREHOSE = Endpoint("firehose_stream")
@@ -104,11 +106,16 @@ class StreamHub:
         """The common connect step: time window, usage cap (post streams), connection limit, then the
         streaming 200."""
         since = opening.since_ms()
+        if endpoint.by_package and opening.backfill_minutes and not PACKAGES[opening.package].stream_backfill:
+            raise errors.client_forbidden(str(opening.app_id)).because(
+                f"backfill_minutes is enterprise-only; the app's package is {opening.package} "
+                "(docs/access-levels.md)"
+            )
         if selector.counts_posts:
-            await self._usage.ensure_under_cap(opening.project_id)
+            await self._usage.ensure_under_cap(opening.project_id, opening.package)
         position = await self._log.start_position(since)
         entry = await self._registry.open(
-            endpoint, opening.app_id, opening.project_id, partition, opening.client_ip
+            endpoint, opening.app_id, opening.project_id, partition, opening.client_ip, opening.package
         )
         connection = StreamConnection(
             entry,

@@ -72,7 +72,11 @@ async def delete_by_uuids(call: Call) -> dict[str, Any]:
 async def get_usage(call: Call) -> dict[str, Any]:
     principal = call.principal
     return await call.domain.usage.report(
-        principal.project_id, principal.app_id, int(call.params["days"]), call.params.get("usage.fields")
+        principal.project_id,
+        principal.app_id,
+        principal.package,
+        int(call.params["days"]),
+        call.params.get("usage.fields"),
     )
 
 

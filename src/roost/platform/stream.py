@@ -28,6 +28,7 @@ def opening(call: Call) -> Opening:
         project_id=call.principal.project_id,
         client_ip=call.client_ip,
         now_ms=call.now_ms,
+        package=call.principal.package,
         start_ms=params.get("start_time"),
         end_ms=params.get("end_time"),
         end_time=call.raw.get("end_time"),

@@ -52,6 +52,19 @@ def test_defaults_and_all_fields(api: Api, credentials: dict[str, Any]) -> None:
     assert narrowed == {"project_cap": "500000"}
 
 
+def test_the_cap_is_the_packages_unless_a_setting_holds_for_all(
+    api: Api, credentials: dict[str, Any]
+) -> None:
+    self_serve = {"Authorization": f"Bearer {credentials['pay_per_use']['bearer_token']}"}
+    response = api.http.get(USAGE, headers=self_serve)
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["project_cap"] == "3000000"  # pay-per-use: 3 million post reads a month
+    assert usage(api)["project_cap"] == "500000"  # enterprise: the seed's number
+    api.http.post("/_roost/settings", json={"usage_monthly_cap": "1234"})
+    assert api.http.get(USAGE, headers=self_serve).json()["data"]["project_cap"] == "1234"
+    assert usage(api)["project_cap"] == "1234"
+
+
 def test_streamed_posts_are_counted(api: Api, server: LiveServer) -> None:
     author = new_user(api)
     before = used(api)
