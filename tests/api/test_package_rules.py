@@ -121,3 +121,18 @@ def test_an_edit_keeps_its_reply_whatever_the_package(api: Api, self_serve_app: 
     reply = create_ok(api, me, reply={"in_reply_to_tweet_id": cold})["id"]  # made on the enterprise app
     edit = create(api, on_app(api, me, self_serve_app), edit_options={"previous_post_id": reply})
     assert edit.status_code == 201, edit.text
+
+
+def test_a_news_keyword_subscription_is_enterprise_only(api: Api, self_serve_app: dict[str, Any]) -> None:
+    body = {"event_type": "news.new", "filter": {"keyword": f"roost{uuid.uuid4().hex[:6]}"}}
+    made = api.post("/2/activity/subscriptions", json=body, conform=False)
+    assert made.status_code == 200, made.text
+    refused = api.http.post(
+        "/2/activity/subscriptions",
+        json=body,
+        headers={"Authorization": f"Bearer {self_serve_app['bearer_token']}"},
+    )
+    assert refused.status_code == 403
+    assert refused.json() == client_forbidden(self_serve_app["id"])
+    made_id = made.json()["data"]["subscription"]["subscription_id"]
+    assert api.delete(f"/2/activity/subscriptions/{made_id}", conform=False).status_code == 200

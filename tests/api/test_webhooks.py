@@ -165,15 +165,31 @@ def test_duplicate_url(api: Api, receiver: Receiver) -> None:
     assert reason_of(create(api, url)) == "DuplicateUrlFailed"
 
 
-def test_webhook_limit_platform_default(api: Api, receiver: Receiver, server: LiveServer) -> None:
-    server.settings.extra.pop("webhook_limit")  # the pay-per-use default: one webhook per account
+def test_webhook_limit_by_package(
+    api: Api, receiver: Receiver, server: LiveServer, credentials: dict[str, Any]
+) -> None:
+    server.settings.extra.pop("webhook_limit")  # unset: the app's package decides
+    for _ in range(5):  # enterprise: 5 per account
+        create_ok(api, receiver)
+    assert reason_of(create(api, receiver.url())) == "WebhookLimitExceeded"
+    assert len(receiver.tokens) == 5  # no CRC for a refused registration
+    server.settings.extra["webhook_limit"] = "6"  # set, it holds for every app
     create_ok(api, receiver)
-    response = create(api, receiver.url())
-    assert reason_of(response) == "WebhookLimitExceeded"
-    assert len(receiver.tokens) == 1  # no CRC for a refused registration
-    server.settings.extra["webhook_limit"] = "2"
-    create_ok(api, receiver)
-    assert listing(api)["meta"] == {"result_count": 2}
+    assert listing(api)["meta"] == {"result_count": 6}
+
+    self_serve = credentials["pay_per_use"]
+    server.settings.extra.pop("webhook_limit")
+    headers = {"Authorization": f"Bearer {self_serve['bearer_token']}"}
+    theirs = Receiver(self_serve["consumer_secret"])
+    try:  # pay-per-use: one per account
+        made = api.http.post("/2/webhooks", json={"url": theirs.url()}, headers=headers)
+        assert made.status_code == 200, made.text
+        assert reason_of(api.http.post("/2/webhooks", json={"url": theirs.url()}, headers=headers)) == (
+            "WebhookLimitExceeded"
+        )
+        assert api.http.delete(f"/2/webhooks/{made.json()['data']['id']}", headers=headers).status_code == 200
+    finally:
+        theirs.close()
 
 
 def test_delete(api: Api, receiver: Receiver) -> None:

@@ -109,7 +109,7 @@ def test_literal_defaults_agree_with_the_readers() -> None:
         else:
             assert setting.default == value, f"{key}: the catalogue says {setting.default}, {name} {value}"
         checked += 1
-    assert checked >= 20
+    assert checked >= 15  # the parser found the reads (the package-decided limits have no literal)
 
 
 def test_the_listing_is_sorted_by_key_and_shows_defaults_when_unset() -> None:
@@ -128,7 +128,7 @@ def test_the_listing_is_sorted_by_key_and_shows_defaults_when_unset() -> None:
         ("sample_stream_percent", "500", 100),  # clamped
         ("stream_keepalive_s", "0", 20.0),  # positive only
         ("usage_daily_cap", "0", 0),
-        ("webhook_limit", "many", 1),
+        ("webhook_limit", "many", None),  # unreadable: the package decides
         ("allow_test_approval", "1", True),
         ("allow_test_approval", "true", False),  # only "1" is on
         ("delivery_retry_schedule", "5, 7", [5, 7]),

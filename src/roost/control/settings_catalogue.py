@@ -13,8 +13,7 @@ from typing import Any, Literal
 
 from roost.config import Settings
 from roost.core.body_cap import LARGER_CAPS
-from roost.domain import oauth1_flow, search, webhooks
-from roost.domain.activity import DEFAULT_LIMIT as ACTIVITY_SUBSCRIPTION_LIMIT
+from roost.domain import oauth1_flow, search
 from roost.events import crc, dispatch, hub, lease
 from roost.events.tail import DEFAULT_KEEPALIVE_S
 
@@ -97,8 +96,10 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         "seconds without a line before /2/activity/stream sends a keep-alive",
         positive=True,
     ),
-    _whole(
-        "activity_subscription_limit", ACTIVITY_SUBSCRIPTION_LIMIT, "activity-event subscriptions per app"
+    _package_decides(
+        "activity_subscription_limit",
+        "activity-event subscriptions per app, for every app (unset: the app's package decides, 1,500 "
+        "pay-per-use, 75,000 enterprise)",
     ),
     _flag(
         "allow_test_approval",
@@ -238,10 +239,10 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         "characters of a filtered-stream rule, for every app (unset: the app's package decides, 1,024 "
         "pay-per-use, 2,048 enterprise)",
     ),
-    _whole(
+    _package_decides(
         "subscription_limit",
-        webhooks.DEFAULT_SUBSCRIPTION_LIMIT,
-        "account-activity subscribed users per app (provisioned_count)",
+        "account-activity subscribed users per app (provisioned_count), for every app (unset: 3, the "
+        "pay-per-use figure; no enterprise figure is published)",
     ),
     _whole(
         "usage_cap_reset_day",
@@ -256,10 +257,10 @@ SETTINGS: tuple[FeatureSetting, ...] = (
         "posts per project per month (streams and search), for every app (unset: the app's package "
         "decides, 3,000,000 pay-per-use, 500,000 enterprise)",
     ),
-    _whole(
+    _package_decides(
         "webhook_limit",
-        webhooks.DEFAULT_WEBHOOK_LIMIT,
-        "webhooks per developer account (the app's project)",
+        "webhooks per developer account (the app's project), for every app (unset: the app's package "
+        "decides, 1 pay-per-use, 5 enterprise)",
     ),
     _number(
         "work_lease_seconds",

@@ -3,8 +3,8 @@
 A subscription belongs to an app; it names one event type and a filter (a user, a keyword for news
 and optionally for any other event with text, optionally a direction for directional events) and
 optionally a webhook that receives the events as well as any open `/2/activity/stream` connection of
-the app. Feature setting in `settings.extra`: `activity_subscription_limit` (per app; self-serve
-default 1,500).
+the app. Feature setting in `settings.extra`: `activity_subscription_limit` (per app; unset, the app's
+package decides: 1,500 pay-per-use, 75,000 enterprise). A `news.new` keyword is enterprise-only.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from roost.core.pagination import PageToken
 from roost.core.params import MAX_ID
 from roost.core.principal import Principal
 from roost.core.records import Row
+from roost.domain.packages import PACKAGES
 from roost.storage import activity as rows
 from roost.storage.activity import ActivityStore
 from roost.storage.db import Database
 from roost.storage.users import UserStore
 from roost.storage.webhooks import WebhookStore
 
-DEFAULT_LIMIT = 1500
 MAX_TAG = 200
 MAX_KEYWORD = 150
 ID_PATTERN = "^[0-9]{1,19}$"
@@ -246,8 +246,10 @@ class ActivityService:
         self._users = users
         self._webhooks = webhooks
 
-    def limit(self) -> int:
-        return self._settings.whole("activity_subscription_limit", DEFAULT_LIMIT)
+    def limit(self, package: str) -> int:
+        """Subscriptions an app may have: the setting when set, else its package's figure."""
+        by_package = PACKAGES[package].activity_subscriptions
+        return self._settings.whole("activity_subscription_limit", by_package)
 
     # ---- validation ----------------------------------------------------------------------------
 
@@ -335,6 +337,11 @@ class ActivityService:
         now = self._clock.now_ms()
         event_type = event_type_of(body["event_type"], now)
         user_id, keyword, direction = self._filter(event_type, body["filter"])
+        if event_type == "news.new" and not PACKAGES[principal.package].news_keyword_filter:
+            raise errors.client_forbidden(str(principal.app_id)).because(
+                f"news.new subscriptions (their keyword filter) are enterprise-only; the app's package is "
+                f"{principal.package} (docs/access-levels.md)"
+            )
         tag = _tag(body)
         webhook_id = _id_value(body, "webhook_id")
         self._authorise(principal, event_type, user_id)
@@ -345,7 +352,7 @@ class ActivityService:
                 raise _invalid(f"$.filter.user_id: user {user_id} does not exist")
             if event_type.startswith(PROTECTED_ACTIVITY_PREFIXES) and target["protected"]:
                 await self._may_see(principal, user_id)
-        limit = self.limit()
+        limit = self.limit(principal.package)
         row = {
             "id": self._ids.next_id(),
             "app_id": principal.app_id,

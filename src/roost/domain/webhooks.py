@@ -2,9 +2,10 @@
 
 A webhook is created only after its first CRC passes; a PUT re-runs the CRC (a definite failure marks
 it invalid, a pass re-enables it); the CRC request itself goes out through `Outbound`
-(`domain/outbound.py`). Feature settings in `settings.extra`: `webhook_limit` (per developer
-account, i.e. project; platform default 1 for pay-per-use), `subscription_limit` (unique users per app;
-default 3) and `strict_webhook_urls` ("1": loopback receivers must follow the platform's URL rule too).
+(`domain/outbound.py`). Feature settings in `settings.extra`, when set, hold for every app; unset, the
+app's package decides (domain/packages.py): `webhook_limit` (per developer account, i.e. project; 1
+pay-per-use, 5 enterprise), `subscription_limit` (unique users per app; 3) and `strict_webhook_urls`
+("1": loopback receivers must follow the platform's URL rule too).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from roost.core.params import MAX_ID
 from roost.core.principal import Principal
 from roost.core.records import Row
 from roost.domain.outbound import CrcOutcome, Outbound
+from roost.domain.packages import PACKAGES
 from roost.storage import replays
 from roost.storage import webhooks as rows
 from roost.storage.apps import AppStore
@@ -33,7 +35,6 @@ from roost.storage.users import UserStore
 from roost.storage.webhooks import WebhookStore
 
 MAX_URL = 200
-DEFAULT_WEBHOOK_LIMIT = 1
 DEFAULT_SUBSCRIPTION_LIMIT = 3
 DM_LEVEL = "read-write-directmessages"
 WEBHOOK_FIELDS = ("created_at", "id", "url", "valid")
@@ -177,7 +178,8 @@ class WebhookService:
     async def _admissible(self, tx: Executor, principal: Principal, url: str) -> None:
         if await rows.url_taken_tx(tx, principal.app_id, url):
             raise errors.webhook_failure("DuplicateUrlFailed", "The app already has a webhook with this URL")
-        limit = self._settings.whole("webhook_limit", DEFAULT_WEBHOOK_LIMIT)
+        by_package = PACKAGES[principal.package].webhooks
+        limit = self._settings.whole("webhook_limit", by_package)
         if await rows.count_of_project_tx(tx, principal.project_id) >= limit:
             raise errors.webhook_failure(
                 "WebhookLimitExceeded", f"The account already has the maximum of {limit} webhooks"
@@ -312,7 +314,7 @@ class WebhookService:
             raise errors.oauth1_permissions()
         await self.owned(principal.app_id, webhook_id)
         level = principal.access_level if principal.kind == "oauth1" else DM_LEVEL
-        limit = self._settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)
+        limit = self.subscription_limit(principal.package)
         async with self._db.transaction() as tx:
             if await rows.subscription_tx(tx, webhook_id, user_id) is not None:
                 raise errors.webhook_failure(
@@ -360,7 +362,12 @@ class WebhookService:
             await rows.delete_subscription(tx, webhook_id, user_id)
             await self._event(tx, "aaa.unsubscribe", user_id, webhook_id, app_id=app_id)
 
-    async def count(self, app_id: int) -> dict[str, str]:
+    def subscription_limit(self, package: str) -> int:
+        """Users an app may subscribe: the setting when set, else the package's figure, else 3."""
+        by_package = PACKAGES[package].aaa_subscriptions or DEFAULT_SUBSCRIPTION_LIMIT
+        return self._settings.whole("subscription_limit", by_package)
+
+    async def count(self, app_id: int, package: str) -> dict[str, str]:
         """Subscription counts of the app; every value a string, as the platform sends them."""
         app = await self._apps.get(app_id)
         assert app is not None
@@ -373,7 +380,7 @@ class WebhookService:
         dm = sum(1 for sub in subscriptions if sub["access_level"] == DM_LEVEL)
         return {
             "account_name": name,
-            "provisioned_count": str(self._settings.whole("subscription_limit", DEFAULT_SUBSCRIPTION_LIMIT)),
+            "provisioned_count": str(self.subscription_limit(package)),
             "subscriptions_count_all": str(len(subscriptions)),
             "subscriptions_count_direct_messages": str(dm),
         }

@@ -90,7 +90,7 @@ async def unsubscribe(call: Call) -> dict[str, Any]:
 
 
 async def subscription_count(call: Call) -> dict[str, Any]:
-    return {"data": await call.domain.webhooks.count(call.principal.app_id)}
+    return {"data": await call.domain.webhooks.count(call.principal.app_id, call.principal.package)}
 
 
 # ---- declarations -------------------------------------------------------------------------------
