@@ -136,3 +136,24 @@ def test_a_news_keyword_subscription_is_enterprise_only(api: Api, self_serve_app
     assert refused.json() == client_forbidden(self_serve_app["id"])
     made_id = made.json()["data"]["subscription"]["subscription_id"]
     assert api.delete(f"/2/activity/subscriptions/{made_id}", conform=False).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/2/tweets/search/webhooks"),
+        ("POST", "/2/tweets/search/webhooks/1"),
+        ("DELETE", "/2/tweets/search/webhooks/1"),
+    ],
+    ids=["list", "link", "unlink"],
+)
+def test_filtered_stream_webhooks_are_enterprise_only(
+    api: Api, self_serve_app: dict[str, Any], method: str, path: str
+) -> None:
+    refused = api.http.request(
+        method, path, headers={"Authorization": f"Bearer {self_serve_app['bearer_token']}"}
+    )
+    assert refused.status_code == 403
+    assert refused.json() == client_forbidden(self_serve_app["id"])
+    if method == "GET":
+        assert api.get(path, conform=False).status_code == 200  # the enterprise demo app

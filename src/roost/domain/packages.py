@@ -31,6 +31,7 @@ class Package:
     stream_connections: int
     stream_backfill: bool  # backfill_minutes on the filtered stream
     monthly_post_cap: int  # posts a project may receive a month from the post streams and search
+    stream_webhooks: bool  # the filtered stream delivered to a webhook (/2/tweets/search/webhooks)
     enterprise_operators: bool  # url_title:, min_followers:, source:, embedding: ... in stream rules
     recent_query_length: int
     all_query_length: int
@@ -57,6 +58,7 @@ PACKAGES: dict[str, Package] = {
         stream_connections=1,
         stream_backfill=False,
         monthly_post_cap=3_000_000,
+        stream_webhooks=False,
         enterprise_operators=False,
         recent_query_length=512,
         all_query_length=1_024,
@@ -76,6 +78,7 @@ PACKAGES: dict[str, Package] = {
         stream_connections=2,
         stream_backfill=True,
         monthly_post_cap=500_000,
+        stream_webhooks=True,
         enterprise_operators=True,
         recent_query_length=4_096,
         all_query_length=4_096,
@@ -114,6 +117,9 @@ ENTERPRISE_OPERATORS = frozenset(
 # The packages that have the like and follow endpoints (the operations declare them, from the data).
 WITH_LIKES_AND_FOLLOWS = frozenset(name for name, package in PACKAGES.items() if package.likes_and_follows)
 
+# The packages that have the filtered stream's webhooks (the stream-link operations declare them).
+WITH_STREAM_WEBHOOKS = frozenset(name for name, package in PACKAGES.items() if package.stream_webhooks)
+
 # Where each number comes from (the field name, then the source and its place in it).
 SOURCES: dict[str, str] = {
     "stream_rules_per_project": f"{FACTS}, filtered stream: 1,000 pay-per-use, 25,000+ enterprise",
@@ -122,6 +128,7 @@ SOURCES: dict[str, str] = {
     "stream_backfill": f"{FACTS}, filtered stream: backfill_minutes 0..5 (Enterprise)",
     "monthly_post_cap": f"{PRICING}: pay-per-use capped at 3 million post reads a month; enterprise: the "
     f"{SEED}'s 500,000 a month 'in one access level' (a contract's own number is set with usage_monthly_cap)",
+    "stream_webhooks": f"{SEED}, Limits: filtered stream webhooks ... enterprise",
     "enterprise_operators": f"{FACTS}, stream operators: the enterprise-only operators",
     "recent_query_length": f"{FACTS}, search: query length 512 self-serve / 4096 enterprise",
     "all_query_length": f"{FACTS}, search: full archive query length 1024 / 4096",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from roost.domain.packages import WITH_STREAM_WEBHOOKS
 from roost.platform.operations import APP, Operation, RateLimit
 from roost.platform.pipeline import Call
 from roost.platform.webhooks import WEBHOOK_ID
@@ -42,6 +43,7 @@ OPERATIONS: tuple[Operation, ...] = (
         returns="tweet",  # accepts tweet.fields / expansions / … like the stream itself
         rate_limit=LINK_LIMIT,
         tag="Webhooks",
+        packages=WITH_STREAM_WEBHOOKS,  # the seed: filtered stream webhooks are enterprise
         summary="Create stream link",
     ),
     Operation(
@@ -52,6 +54,7 @@ OPERATIONS: tuple[Operation, ...] = (
         (APP,),
         rate_limit=LINK_LIMIT,
         tag="Webhooks",
+        packages=WITH_STREAM_WEBHOOKS,  # the seed: filtered stream webhooks are enterprise
         summary="Get stream links",
     ),
     Operation(
@@ -63,6 +66,7 @@ OPERATIONS: tuple[Operation, ...] = (
         params=(WEBHOOK_ID,),
         rate_limit=LINK_LIMIT,
         tag="Webhooks",
+        packages=WITH_STREAM_WEBHOOKS,  # the seed: filtered stream webhooks are enterprise
         summary="Delete stream link",
     ),
 )
