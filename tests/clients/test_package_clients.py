@@ -1,5 +1,6 @@
 """The self-serve refusals (issue 20) as real clients meet them: the demo's pay-per-use app liking,
-following and replying cold, through xdk (in process) and tweepy (a plain program under `roost run`)."""
+following and replying cold, and an app whose credit is spent, through xdk (in process) and tweepy (a
+plain program under `roost run`)."""
 
 from __future__ import annotations
 
@@ -81,3 +82,42 @@ def test_tweepy_meets_the_self_serve_refusals(server: LiveServer, credentials: d
         403,
         f"403 Forbidden\n{NOT_SUMMONED}",
     )
+
+
+def spent_app(server: LiveServer) -> dict[str, Any]:
+    """A fresh pay-per-use app whose credit is spent."""
+    app = httpx.post(
+        server.base_url + "/_roost/apps",
+        json={"name": f"spent {uuid.uuid4().hex[:6]}", "package": "pay-per-use"},
+    ).json()
+    given = httpx.post(
+        server.base_url + "/_roost/apps/credit", json={"consumer_key": app["consumer_key"], "credit_usd": 0}
+    )
+    assert given.status_code == 200 and given.json()["data"]["out_of_credit"] is True, given.text
+    return dict(app)
+
+
+def credits_message(server: LiveServer, app: dict[str, Any]) -> str:
+    headers = {"Authorization": f"Bearer {app['bearer_token']}"}
+    return str(httpx.get(server.base_url + "/2/usage/tweets", headers=headers).json()["detail"])
+
+
+def test_xdk_meets_the_spent_credit(server: LiveServer, credentials: dict[str, Any]) -> None:
+    _, post_id = stranger_post(server, credentials)
+    app = spent_app(server)
+    client = Client(base_url=server.base_url, bearer_token=app["bearer_token"])
+    with pytest.raises(requests.HTTPError) as lookup:
+        client.posts.get_by_id(post_id)
+    body = lookup.value.response.json()
+    assert (lookup.value.response.status_code, body["title"]) == (402, "CreditsDepleted")
+    assert body["detail"].startswith("Your enrolled account [") and body["type"].endswith("/problems/credits")
+
+
+def test_tweepy_meets_the_spent_credit(server: LiveServer, credentials: dict[str, Any]) -> None:
+    _, post_id = stranger_post(server, credentials)
+    app = spent_app(server)
+    params = {"bearer_token": app["bearer_token"], "tweet_id": post_id}
+    results = run_redirected_script(server.base_url, "tweepy_probe.py", "out_of_credit", json.dumps(params))
+    lookup = results["lookup"]["error"]
+    assert (lookup["exception"], lookup["status"]) == ("tweepy.errors.HTTPException", 402)
+    assert lookup["message"] == f"402 Payment Required\n{credits_message(server, app)}"

@@ -286,11 +286,20 @@ def self_serve(params: dict[str, Any]) -> dict[str, Any]:
     return results
 
 
+def out_of_credit(params: dict[str, Any]) -> dict[str, Any]:
+    """An app whose credit is spent looking a post up."""
+    results: dict[str, Any] = {}
+    app = make_client({**params, "auth": "bearer"})
+    attempt(results, "lookup", lambda: app.get_tweet(params["tweet_id"]))
+    return results
+
+
 SCENARIOS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "reads": reads,
     "writes": writes,
     "errors": errors,
     "self_serve": self_serve,
+    "out_of_credit": out_of_credit,
 }
 
 
