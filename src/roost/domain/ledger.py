@@ -28,6 +28,7 @@ DAY_MS = 86_400_000
 MICROS = 1_000_000
 SET_AT_RUN_TIME = "priced at run time (POST /_roost/prices)"
 _OWNED_READS = frozenset(OWNED_READS)
+_VARIED = _OWNED_READS | {"createTweet"}  # the operations whose price depends on the request
 
 # (app, day, operation, variant) → [requests, billed, resources, cost in micros]
 Counts = dict[tuple[int, str, str, str], list[int]]
@@ -47,6 +48,7 @@ class Ledger(PeriodicWorker):
         self._defaults = default_prices()
         self.known = frozenset(known) | frozenset(self._defaults)
         self._custom: dict[str, float] = {}
+        self._units: dict[str, tuple[int, bool]] = {}  # the counting's view of the prices
         self._pending: Counts = {}
         self._unwritten: dict[int, int] = {}  # each app's cost counted here and not yet written
         self._credit: dict[int, int] = {}  # the credit left of the apps that have a limit, when last read
@@ -71,7 +73,7 @@ class Ledger(PeriodicWorker):
             self._day_number = day_number
             self._day = time.strftime("%Y-%m-%d", time.gmtime(day_number * 86_400))
         billed = entry[5] < 400  # the platform charges for what it returns, not for refusals
-        variant = _variant(operation, entry) if billed else ""
+        variant = _variant(operation, entry) if billed and operation in _VARIED else ""
         key = (app, self._day, operation, variant)
         counts = self._pending.get(key)
         if counts is None:
@@ -83,15 +85,21 @@ class Ledger(PeriodicWorker):
         counts[1] += 1
         counts[2] += resources
         priced_as = f"{operation}:{variant}" if variant else operation
-        default = self._defaults.get(priced_as)
-        per_resource = default is not None and default.per == "resource"
-        cost = round(self.price(priced_as) * MICROS) * (resources if per_resource else 1)
+        unit = self._units.get(priced_as)
+        if unit is None:
+            unit = self._units[priced_as] = self._unit(priced_as)
+        cost = unit[0] * resources if unit[1] else unit[0]
         if cost:
             counts[3] += cost
             spent = self._unwritten[app] = self._unwritten.get(app, 0) + cost
             left = self._credit.get(app)
             if left is not None and left - spent <= 0:
                 self.out_of_credit.add(app)
+
+    def _unit(self, priced_as: str) -> tuple[int, bool]:
+        """A price in micros, and whether it is per resource (kept until a price changes)."""
+        default = self._defaults.get(priced_as)
+        return round(self.price(priced_as) * MICROS), default is not None and default.per == "resource"
 
     # ---- writing and reading back ----------------------------------------------------------------
 
@@ -175,6 +183,7 @@ class Ledger(PeriodicWorker):
                 self._custom.pop(key, None)
             else:
                 self._custom[key] = usd
+        self._units.clear()
 
     def prices(self) -> list[dict[str, Any]]:
         listed = [*self._defaults, *sorted(key for key in self._custom if key not in self._defaults)]
