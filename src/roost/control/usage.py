@@ -11,7 +11,6 @@ The ledger is in the database, shared by every process (docs/decisions.md, "The 
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from starlette.requests import Request
@@ -30,14 +29,12 @@ def _checked_prices(body: Any, known: frozenset[str]) -> dict[str, float | None]
     for operation, usd in body.items():
         if operation not in known:
             raise errors.invalid_body(f"{operation}: not an operation id this server knows")
-        if usd is None:
-            changes[operation] = None
-            continue
-        if not isinstance(usd, int | float) or isinstance(usd, bool) or not math.isfinite(usd) or usd < 0:
+        try:
+            changes[operation] = checked_usd(usd)
+        except ValueError:
             raise errors.invalid_body(
                 f"{operation}: the price must be a number of dollars, 0 or more, or null"
-            )
-        changes[operation] = float(usd)
+            ) from None
     return changes
 
 
