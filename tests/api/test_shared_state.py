@@ -242,3 +242,30 @@ def test_the_bearer_token_throttle_counts_both_processes(pair: tuple[str, str, s
     httpx.post(
         first + "/_roost/settings", json={"bearer_token_max_requests": None, "bearer_token_window_s": None}
     )
+
+
+def test_the_usage_ledger_adds_up_both_processes_and_shares_the_credit(pair: tuple[str, str, str]) -> None:
+    first, second, _ = pair
+    app = httpx.post(first + "/_roost/apps", json={"name": "ledger pair", "package": "pay-per-use"}).json()
+    headers = {"Authorization": f"Bearer {app['bearer_token']}"}
+
+    def lookup(base_url: str) -> int:
+        return httpx.get(base_url + "/2/users/by/username/roost_dev", headers=headers, timeout=10).status_code
+
+    assert [lookup(base) for base in (first, first, second, second, second)] == [200] * 5
+
+    def cost_seen_by_first() -> Any:
+        row = httpx.get(first + "/_roost/usage", params={"app_id": app["id"]}, timeout=10).json()["data"][
+            "apps"
+        ][0]
+        return row if row["requests"] == 5 else None
+
+    row = eventually(cost_seen_by_first)  # the other process writes its counts within a second
+    assert row and row["cost_usd"] == pytest.approx(0.05)  # User: Read, $0.010 a user
+
+    given = httpx.post(
+        first + "/_roost/apps/credit", json={"consumer_key": app["consumer_key"], "credit_usd": 0.02}
+    )
+    assert given.status_code == 200
+    assert eventually(lambda: lookup(second) == 402)  # given through one process, spent through the other
+    assert eventually(lambda: lookup(first) == 402)
