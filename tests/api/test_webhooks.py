@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import socket
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +14,8 @@ from tests.api.helpers import PROBLEMS, User, bearer, new_user
 from tests.support.client import Api
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
+
+from roost.core.clock import parse_rfc3339
 
 
 # A server of this module's own: webhook limits are per developer account and the tests change them.
@@ -157,6 +161,24 @@ def test_loopback_relaxed_by_default_strict_by_setting(
     assert create(api, receiver.url()).status_code == 200
     localhost = f"http://localhost:{receiver.port}/local"
     assert create(api, localhost).json()["data"]["url"] == localhost
+
+
+def test_the_crc_request_carries_a_token_and_a_nonce_as_the_platforms_do(
+    api: Api, receiver: Receiver
+) -> None:
+    before = parse_rfc3339(api.http.get("/_roost/clock").json()["now"])
+    create_ok(api, receiver)
+    (query,) = receiver.crc_queries
+    assert sorted(query) == ["crc_token", "nonce"]
+    (token,), (nonce,) = query["crc_token"], query["nonce"]
+    # Recorded requests: unpadded base64 of a random UUID's text, and of the epoch milliseconds.
+    assert "=" not in token and "=" not in nonce
+    assert uuid.UUID(unpadded_b64(token)).version == 4
+    assert before is not None and before <= int(unpadded_b64(nonce)) <= before + 60_000
+
+
+def unpadded_b64(text: str) -> str:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
 
 
 def test_duplicate_url(api: Api, receiver: Receiver) -> None:

@@ -27,17 +27,20 @@ class Receiver:
         self.post_delay = 0.0
         self.fail_posts = 0
         self.tokens: list[str] = []
+        self.crc_queries: list[dict[str, list[str]]] = []  # each CRC request's whole query
         self.posts: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                token = parse_qs(urlsplit(self.path).query).get("crc_token", [""])[0]
+                query = parse_qs(urlsplit(self.path).query)
+                token = query.get("crc_token", [""])[0]
                 if receiver.crc_delay:
                     time.sleep(receiver.crc_delay)
                 with receiver.lock:
                     receiver.tokens.append(token)
+                    receiver.crc_queries.append(query)
                 if receiver.mode == "close":
                     self.close_connection = True
                     return

@@ -5,8 +5,12 @@ makes no network calls and starts no background work.
 
 from __future__ import annotations
 
+import base64
+import uuid
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
+
+from roost.core.ids import TokenSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,12 +24,29 @@ class CrcOutcome:
     detail: str
 
 
+class CrcChallenge(NamedTuple):
+    """The query of a CRC request, as the platform's look (recorded requests of 2026): `crc_token`,
+    unpadded base64 of a random UUID's text, and `nonce`, unpadded base64 of the epoch milliseconds."""
+
+    crc_token: str
+    nonce: str
+
+
+def crc_challenge(tokens: TokenSource, now_ms: int) -> CrcChallenge:
+    ident = str(uuid.UUID(int=tokens.randint(0, (1 << 128) - 1), version=4))
+    return CrcChallenge(_unpadded(ident), _unpadded(str(now_ms)))
+
+
+def _unpadded(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode("ascii")).decode("ascii").rstrip("=")
+
+
 class Outbound(Protocol):
     def requestable(self, url: str) -> bool:
         """Whether a CRC request to `url` can be built at all (the HTTP client's URL rules)."""
         ...
 
-    async def crc(self, url: str, consumer_secret: str, crc_token: str) -> CrcOutcome:
+    async def crc(self, url: str, consumer_secret: str, challenge: CrcChallenge) -> CrcOutcome:
         """Send the CRC to `url` and judge the reply."""
         ...
 

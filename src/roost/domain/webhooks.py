@@ -24,7 +24,7 @@ from roost.core.ids import SnowflakeGenerator, TokenSource
 from roost.core.params import MAX_ID
 from roost.core.principal import Principal
 from roost.core.records import Row
-from roost.domain.outbound import CrcOutcome, Outbound
+from roost.domain.outbound import CrcOutcome, Outbound, crc_challenge
 from roost.domain.packages import PACKAGES
 from roost.storage import replays
 from roost.storage import webhooks as rows
@@ -151,7 +151,8 @@ class WebhookService:
         return str(app["consumer_secret"])
 
     async def _crc(self, app_id: int, url: str) -> CrcOutcome:
-        return await self._outbound.crc(url, await self._consumer_secret(app_id), self._tokens.token(32))
+        challenge = crc_challenge(self._tokens, self._clock.now_ms())
+        return await self._outbound.crc(url, await self._consumer_secret(app_id), challenge)
 
     async def _event(
         self, tx: Executor, kind: str, user_id: int | None, object_id: int, **payload: Any

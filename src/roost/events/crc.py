@@ -1,7 +1,7 @@
 """The challenge-response check (CRC) and the signature helper every webhook product shares.
 
-The platform sends `GET <url>?crc_token=<random>`; the receiver proves control of the URL by answering
-200 with `{"response_token": "sha256=" + base64(HMAC-SHA256(consumer secret, crc_token))}`.
+The platform sends `GET <url>?crc_token=<random>&nonce=<time>`; the receiver proves control of the URL by
+answering 200 with `{"response_token": "sha256=" + base64(HMAC-SHA256(consumer secret, crc_token))}`.
 
 Outcomes follow the webhook state table: a pass makes the webhook valid; a 2XX with a wrong token, any
 3XX (never followed) or a TLS error is a definite failure (invalid at once); a 4XX, 5XX, timeout or
@@ -19,7 +19,7 @@ import ssl
 import httpx
 
 from roost.config import Settings
-from roost.domain.outbound import CrcOutcome
+from roost.domain.outbound import CrcChallenge, CrcOutcome
 
 REPLY_LIMIT_S = 10.0
 
@@ -64,12 +64,14 @@ def _is_tls_error(exc: BaseException) -> bool:
 
 
 async def run_crc(
-    url: str, consumer_secret: str, crc_token: str, timeout_s: float = REPLY_LIMIT_S
+    url: str, consumer_secret: str, challenge: CrcChallenge, timeout_s: float = REPLY_LIMIT_S
 ) -> CrcOutcome:
-    expected = signature(consumer_secret, crc_token)
+    expected = signature(consumer_secret, challenge.crc_token)  # the token alone: the nonce is not signed
     try:
         async with httpx.AsyncClient(timeout=timeout_s, follow_redirects=False, trust_env=False) as client:
-            response = await client.get(url, params={"crc_token": crc_token})
+            response = await client.get(
+                url, params={"crc_token": challenge.crc_token, "nonce": challenge.nonce}
+            )
     except httpx.TimeoutException:
         return CrcOutcome(False, False, f"Response not received within {timeout_s:g} seconds")
     except httpx.HTTPError as exc:

@@ -4,7 +4,7 @@ the configured deadline, and the replay worker's wake-up."""
 from __future__ import annotations
 
 from roost.config import Settings
-from roost.domain.outbound import CrcOutcome
+from roost.domain.outbound import CrcChallenge, CrcOutcome
 from roost.events.crc import reply_limit, requestable, run_crc
 from roost.events.replay import ReplayJobs
 
@@ -17,8 +17,8 @@ class OutboundCalls:
     def requestable(self, url: str) -> bool:
         return requestable(url)
 
-    async def crc(self, url: str, consumer_secret: str, crc_token: str) -> CrcOutcome:
-        return await run_crc(url, consumer_secret, crc_token, reply_limit(self._settings))
+    async def crc(self, url: str, consumer_secret: str, challenge: CrcChallenge) -> CrcOutcome:
+        return await run_crc(url, consumer_secret, challenge, reply_limit(self._settings))
 
     def replay_job_created(self) -> None:
         self._replays.poke()

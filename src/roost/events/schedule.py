@@ -17,6 +17,7 @@ import logging
 from roost.config import Settings
 from roost.core.clock import Clock
 from roost.core.ids import TokenSource
+from roost.domain.outbound import crc_challenge
 from roost.domain.webhooks import judge
 from roost.events.crc import reply_limit, run_crc
 from roost.storage.apps import AppStore
@@ -81,7 +82,7 @@ class CrcScheduler:
             outcome = await run_crc(
                 str(hook["url"]),
                 str(app["consumer_secret"]),
-                self._tokens.token(32),
+                crc_challenge(self._tokens, self._clock.now_ms()),
                 reply_limit(self._settings),
             )
             # Read again: a PUT may have re-validated the webhook while the request was out.
