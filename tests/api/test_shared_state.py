@@ -263,6 +263,17 @@ def test_the_usage_ledger_adds_up_both_processes_and_shares_the_credit(pair: tup
     row = eventually(cost_seen_by_first)  # the other process writes its counts within a second
     assert row and row["cost_usd"] == pytest.approx(0.05)  # User: Read, $0.010 a user
 
+    def price_on_second() -> float:
+        prices = httpx.get(second + "/_roost/prices", timeout=10).json()["data"]
+        return float(
+            next(p["usd"] for p in prices if (p["operation"], p["variant"]) == ("findUserByUsername", None))
+        )
+
+    assert httpx.post(first + "/_roost/prices", json={"findUserByUsername": 0.02}).status_code == 200
+    assert eventually(lambda: price_on_second() == 0.02)  # a price changed through one is the other's too
+    assert httpx.post(first + "/_roost/prices", json={"findUserByUsername": None}).status_code == 200
+    assert eventually(lambda: price_on_second() == 0.01)
+
     given = httpx.post(
         first + "/_roost/apps/credit", json={"consumer_key": app["consumer_key"], "credit_usd": 0.02}
     )

@@ -249,13 +249,17 @@ def test_the_ledger_outlives_the_process(live: LiveServer, api: Api, post: str) 
     app = new_app(api, "usage-durable")
     assert api.http.get(f"/2/tweets/{post}", headers=bearer(app)).status_code == 200
     assert set_credit(api, app["consumer_key"], 1).status_code == 200
+    assert set_prices(api, {"findTweetById": 0.5}).status_code == 200
     before = app_row(usage(api, app_id=app["id"]), app["id"])
     again = LiveServer(tag="usage-again", db_url=live.settings.db_url).start()
     try:
         report = httpx.get(again.base_url + "/_roost/usage", params={"app_id": app["id"]}, timeout=30)
         assert app_row(report.json()["data"], app["id"]) == before
+        prices = {row["operation"]: row for row in report.json()["data"]["prices"] if row["variant"] is None}
+        assert (prices["findTweetById"]["usd"], prices["findTweetById"]["custom"]) == (0.5, True)
     finally:
         again.stop()
+        assert set_prices(api, {"findTweetById": None}).status_code == 200
 
 
 @pytest.mark.parametrize(

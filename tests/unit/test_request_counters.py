@@ -70,6 +70,9 @@ class Ledgers:
     async def balances(self) -> dict[int, int]:
         return dict(self.credit)
 
+    async def prices(self) -> dict[str, float]:
+        return {}
+
     async def rows(self, app_id: int | None = None) -> list[Row]:
         return [row for key, row in sorted(self.table.items(), key=lambda item: (item[0][1], *item[0]))]
 

@@ -6,7 +6,8 @@ GET  /_roost/prices              {"data": [every price]}
 POST /_roost/prices              {"operationId" or "operationId:variant": usd or null (the default), ...}
 POST /_roost/apps/credit         {"consumer_key": …, "credit_usd": usd or null (no limit)}
 
-The ledger is in the database, shared by every process (docs/decisions.md, "The usage ledger").
+The ledger and the changed prices are in the database, shared by every process (docs/decisions.md,
+"The usage ledger").
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def usage_routes(ledger: Ledger) -> list[BaseRoute]:
 
     async def prices(request: Request) -> Response:
         if request.method == "POST":
-            ledger.set_prices(_checked_prices(await _json(request), ledger.known))
+            await ledger.set_prices(_checked_prices(await _json(request), ledger.known))
         return OrjsonResponse({"data": ledger.prices()})
 
     async def credit(request: Request) -> Response:

@@ -138,6 +138,7 @@ class Ledger(PeriodicWorker):
                 raise
         self._credit = await self._store.balances()
         self._mark_spent()
+        self._use_prices(await self._store.prices())  # changed through another process, perhaps
 
     def _keep(self, pending: Counts, unwritten: dict[int, int]) -> None:
         for key, counts in pending.items():
@@ -175,15 +176,17 @@ class Ledger(PeriodicWorker):
         default = self._defaults.get(key)
         return default.usd if default is not None else 0.0
 
-    def set_prices(self, changes: dict[str, float | None]) -> None:
-        """Apply checked changes: a price, or None for the default again. Requests counted before keep
-        the price they were counted at."""
-        for key, usd in changes.items():
-            if usd is None:
-                self._custom.pop(key, None)
-            else:
-                self._custom[key] = usd
-        self._units.clear()
+    async def set_prices(self, changes: dict[str, float | None]) -> None:
+        """Apply checked changes: a price, or None for the default again; stored, so every process
+        takes them within a second and a restart keeps them. Requests counted before keep the price
+        they were counted at."""
+        await self._store.put_prices(changes)
+        self._use_prices(await self._store.prices())
+
+    def _use_prices(self, custom: dict[str, float]) -> None:
+        if custom != self._custom:
+            self._custom = custom
+            self._units.clear()
 
     def prices(self) -> list[dict[str, Any]]:
         listed = [*self._defaults, *sorted(key for key in self._custom if key not in self._defaults)]

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import bindparam, delete, select, text, update
 
 from roost.core.records import Row
+from roost.storage.apps import put_setting
 from roost.storage.db import Database
-from roost.storage.schema import apps
+from roost.storage.schema import apps, settings
 from roost.storage.schema_billing import usage_ledger
 
 # Both SQLite and PostgreSQL take this upsert: rows of several processes add up instead of colliding.
@@ -37,6 +38,14 @@ _app_rows = select(usage_ledger).where(usage_ledger.c.app_id == bindparam("app_i
 _apps = select(apps.c.id, apps.c.name, apps.c.consumer_key, apps.c.package, apps.c.credit_micros).order_by(
     apps.c.id
 )
+
+
+# Prices changed at run time: rows of `roost_settings` keyed "price:<operation>[:variant]", US dollars.
+PRICE_PREFIX = "price:"
+_prices = select(settings.c.key, settings.c.value).where(
+    settings.c.key >= PRICE_PREFIX, settings.c.key < PRICE_PREFIX[:-1] + ";"
+)
+_drop_price = delete(settings).where(settings.c.key == bindparam("key"))
 
 
 class LedgerStore:
@@ -67,3 +76,18 @@ class LedgerStore:
     async def apps(self) -> list[Row]:
         """Every app's id, name, consumer key, package and credit left."""
         return await self._db.fetch_all(_apps)
+
+    async def prices(self) -> dict[str, float]:
+        """The prices changed at run time, by operation (or "operation:variant")."""
+        return {
+            row["key"][len(PRICE_PREFIX) :]: float(row["value"]) for row in await self._db.fetch_all(_prices)
+        }
+
+    async def put_prices(self, changes: dict[str, float | None]) -> None:
+        """Store changed prices (None: back to the default) in one transaction, for every process."""
+        async with self._db.transaction() as tx:
+            for key, usd in changes.items():
+                if usd is None:
+                    await tx.execute(_drop_price, {"key": PRICE_PREFIX + key})
+                else:
+                    await put_setting(tx, PRICE_PREFIX + key, repr(usd))
