@@ -122,7 +122,10 @@ def test_the_apps_page_creates_an_app_on_a_package_and_changes_it(http: httpx.Cl
     assert changed.status_code == 200
     assert selected.search(changed.text)[1] == "enterprise"  # type: ignore[index]
     refused = http.post("/_roost/console/apps/package", data={"consumer_key": key[1], "package": "gold"})
-    assert refused.status_code == 400 and "package must be one of pay-per-use, enterprise" in refused.text
+    assert (
+        refused.status_code == 400
+        and "package must be one of pay-per-use, enterprise, essential, elevated" in refused.text
+    )
 
 
 def test_retry_and_replay_endpoints_refuse_what_they_cannot_do(http: httpx.Client) -> None:

@@ -33,7 +33,7 @@ def test_an_app_created_without_a_package_is_enterprise(api: Api) -> None:
 def test_an_unknown_package_is_refused(api: Api) -> None:
     made = create_app(api, package="platinum")
     assert made.status_code == 400
-    assert message(made) == "package must be one of pay-per-use, enterprise"
+    assert message(made) == "package must be one of pay-per-use, enterprise, essential, elevated"
 
 
 def test_an_apps_package_changes_and_its_tokens_carry_the_new_one(api: Api) -> None:
@@ -75,5 +75,8 @@ def test_the_catalogue_lists_each_package_with_its_numbers_and_sources(api: Api)
         25_000,
     )
     assert by_name["pay-per-use"]["likes_and_follows"] is False
-    numbers = set(by_name["enterprise"]) - {"name", "label", "self_serve"}
+    numbers = set(by_name["enterprise"]) - {"name", "label", "self_serve", "note"}
     assert numbers == set(catalogue["sources"])  # every number says where it comes from
+    legacy = by_name["essential"], by_name["elevated"]
+    assert [(p["stream_rules_per_project"], p["stream_rule_length"]) for p in legacy] == [(5, 512), (25, 512)]
+    assert all(p["note"].startswith("legacy level") for p in legacy)

@@ -198,6 +198,20 @@ def test_rule_caps_follow_the_package_when_no_setting_is_made(api: Api) -> None:
     assert pay_per_use == {"cap_per_client_app": "1000", "cap_per_project": "1000"}
 
 
+@pytest.mark.parametrize(("package", "cap"), [("essential", 5), ("elevated", 25)])
+def test_the_legacy_levels_have_their_rule_numbers(api: Api, package: str, cap: int) -> None:
+    api.http.post("/_roost/settings", json={"stream_rule_limit": None})
+    legacy = api.http.post("/_roost/apps", json={"name": f"legacy {package}", "package": package}).json()
+    as_legacy = {"Authorization": f"Bearer {legacy['bearer_token']}"}
+    caps = {"rules_count.fields": "cap_per_client_app,cap_per_project"}
+    counted = api.get(COUNTS, params=caps, auth="none", headers=as_legacy, conform=False).json()["data"]
+    assert counted == {"cap_per_client_app": str(cap), "cap_per_project": str(cap)}
+    too_long = api.post(
+        RULES, auth="none", headers=as_legacy, json={"add": [{"value": "word " * 110}]}, conform=False
+    ).json()
+    assert too_long["meta"]["summary"]["invalid"] == 1 and "512" in too_long["errors"][0]["details"][0]
+
+
 def test_dry_run_validates_without_committing(api: Api) -> None:
     response = add(api, {"value": "dry cat", "tag": "t"}, dry_run="true")
     assert response.status_code == 201

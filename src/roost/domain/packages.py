@@ -8,11 +8,15 @@ figure for the package: roost's settings decide, as they do for every app today.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 PAY_PER_USE = "pay-per-use"
 ENTERPRISE = "enterprise"
+# The legacy self-serve levels of 2021-2023, for programs written against them: the sources give only
+# their filtered-stream rule numbers; every other number is pay-per-use's, the level that replaced them.
+ESSENTIAL = "essential"
+ELEVATED = "elevated"
 # What an app has when nobody chose (docs/decisions.md, "Access packages"): every operation open.
 DEFAULT_PACKAGE = ENTERPRISE
 
@@ -43,12 +47,13 @@ class Package:
     likes_and_follows: bool
     # 2026-02-23: a programmatic reply only where the original author summoned the replier.
     replies_need_summons: bool
+    note: str = ""  # where the numbers come from when not every one is the package's own
 
     def describe(self) -> dict[str, Any]:
         return asdict(self)
 
 
-PACKAGES: dict[str, Package] = {
+_CURRENT: dict[str, Package] = {
     PAY_PER_USE: Package(
         name=PAY_PER_USE,
         label="Pay-per-use (self-serve)",
@@ -91,6 +96,27 @@ PACKAGES: dict[str, Package] = {
     ),
 }
 
+_LEGACY = "legacy level: only its filtered-stream rules are given; every other number is pay-per-use's"
+PACKAGES: dict[str, Package] = {
+    **_CURRENT,
+    ESSENTIAL: replace(
+        _CURRENT[PAY_PER_USE],
+        name=ESSENTIAL,
+        label="Essential (legacy)",
+        stream_rules_per_project=5,
+        stream_rule_length=512,
+        note=_LEGACY,
+    ),
+    ELEVATED: replace(
+        _CURRENT[PAY_PER_USE],
+        name=ELEVATED,
+        label="Elevated (legacy)",
+        stream_rules_per_project=25,
+        stream_rule_length=512,
+        note=_LEGACY,
+    ),
+}
+
 EVERY_PACKAGE = frozenset(PACKAGES)
 # Stream rule operators only enterprise apps may use (with the aliases roost's parser knows).
 ENTERPRISE_OPERATORS = frozenset(
@@ -122,8 +148,9 @@ WITH_STREAM_WEBHOOKS = frozenset(name for name, package in PACKAGES.items() if p
 
 # Where each number comes from (the field name, then the source and its place in it).
 SOURCES: dict[str, str] = {
-    "stream_rules_per_project": f"{FACTS}, filtered stream: 1,000 pay-per-use, 25,000+ enterprise",
-    "stream_rule_length": f"{FACTS}, filtered stream: 1,024 pay-per-use, 2,048 enterprise",
+    "stream_rules_per_project": f"{FACTS}, filtered stream: 1,000 pay-per-use, 25,000+ enterprise; legacy "
+    "Essential 5, Elevated 25",
+    "stream_rule_length": f"{FACTS}, filtered stream: 1,024 pay-per-use, 2,048 enterprise; legacy 512",
     "stream_connections": f"{FACTS}, filtered stream: 1 pay-per-use, 2 redundant enterprise",
     "stream_backfill": f"{FACTS}, filtered stream: backfill_minutes 0..5 (Enterprise)",
     "monthly_post_cap": f"{PRICING}: pay-per-use capped at 3 million post reads a month; enterprise: the "
