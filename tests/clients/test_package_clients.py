@@ -5,6 +5,7 @@ plain program under `roost run`)."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 
@@ -94,6 +95,15 @@ def spent_app(server: LiveServer) -> dict[str, Any]:
         server.base_url + "/_roost/apps/credit", json={"consumer_key": app["consumer_key"], "credit_usd": 0}
     )
     assert given.status_code == 200 and given.json()["data"]["out_of_credit"] is True, given.text
+    # Every process learns it at its next flush (within a second): wait until two requests in a row,
+    # which the round-robin suite sends to both of its processes, are refused.
+    headers = {"Authorization": f"Bearer {app['bearer_token']}"}
+    deadline, refused = time.monotonic() + 10, 0
+    while refused < 2 and time.monotonic() < deadline:
+        status = httpx.get(server.base_url + "/2/usage/tweets", headers=headers).status_code
+        refused = refused + 1 if status == 402 else 0
+        time.sleep(0.02 if refused == 0 else 0)  # between looks while a process has yet to learn it
+    assert refused == 2
     return dict(app)
 
 
