@@ -96,25 +96,23 @@ _CURRENT: dict[str, Package] = {
     ),
 }
 
-_LEGACY = "legacy level: only its filtered-stream rules are given; every other number is pay-per-use's"
+
+def _legacy(name: str, label: str, rules: int) -> Package:
+    """A legacy self-serve level: its rule numbers (512 characters each), pay-per-use's for the rest."""
+    return replace(
+        _CURRENT[PAY_PER_USE],
+        name=name,
+        label=label,
+        stream_rules_per_project=rules,
+        stream_rule_length=512,
+        note="legacy level: only its filtered-stream rules are given; every other number is pay-per-use's",
+    )
+
+
 PACKAGES: dict[str, Package] = {
     **_CURRENT,
-    ESSENTIAL: replace(
-        _CURRENT[PAY_PER_USE],
-        name=ESSENTIAL,
-        label="Essential (legacy)",
-        stream_rules_per_project=5,
-        stream_rule_length=512,
-        note=_LEGACY,
-    ),
-    ELEVATED: replace(
-        _CURRENT[PAY_PER_USE],
-        name=ELEVATED,
-        label="Elevated (legacy)",
-        stream_rules_per_project=25,
-        stream_rule_length=512,
-        note=_LEGACY,
-    ),
+    ESSENTIAL: _legacy(ESSENTIAL, "Essential (legacy)", 5),
+    ELEVATED: _legacy(ELEVATED, "Elevated (legacy)", 25),
 }
 
 EVERY_PACKAGE = frozenset(PACKAGES)
