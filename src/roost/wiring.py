@@ -66,6 +66,7 @@ from roost.domain.objects import EXPANSIONS, KINDS
 from roost.domain.posts import PostService
 from roost.domain.profiles import Profiles
 from roost.domain.reposts import Reposts
+from roost.domain.revocations import Revocations
 from roost.domain.search import SearchService
 from roost.domain.shared_limits import SharedWindows  # issue 16
 from roost.domain.shared_state import SharedSettings  # issue 16
@@ -285,7 +286,7 @@ def event_layer(
     db, clock = stores.db, stores.clock
     users, posts = stores.users, stores.posts
     log = EventLog(db, stores.events, ActivityStore(db), clock)
-    objects = StreamObjects(posts, users, engine, lookup.loader(None), clock)
+    objects = StreamObjects(posts, users, engine, lookup.loader(None), clock, RepostStore(db))
     aaa = AaaStore(db)
     activity = ActivityEvents(ActivityStore(db), aaa, users, posts, stores.dms, NewsStore(db))
 
@@ -303,7 +304,7 @@ def event_layer(
         stores.apps,
         settings,
         fanouts=(
-            AccountActivity(aaa, users, posts, stores.dms),
+            AccountActivity(aaa, users, posts, stores.dms, url_seed=settings.seed),
             activity,
             StreamHooks(objects, StreamLinkStore(db), rulesets),  # links and rules held in memory
         ),
@@ -353,6 +354,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     )
     post_service = PostService(db, clock, ids, url_seed=settings.seed, media=media_uploads)
     shared_settings = SharedSettings(db, clock, settings)  # issue 16; snapshots refresh it too
+    revocations = Revocations(clock, ids)  # a user's last token of an app revoked (issue 21)
     domain = Domain(
         lookup=lookup,
         posts=post_service,
@@ -374,9 +376,10 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
             authenticator,
             accounts,
             settings,
+            revocations,
             WindowStore(db) if shared else None,
         ),
-        oauth2=OAuth2Flow(db, apps, clock, tokens, authenticator),
+        oauth2=OAuth2Flow(db, apps, clock, tokens, authenticator, revocations),
         sign_in=SignIn(db, users, clock),
         transfer=Transfer(db, users, posts, clock, maintenance),
         snapshots=Snapshots(db, users, maintenance, shared_settings, authenticator, limiter),
@@ -417,7 +420,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
             else None
         ),
         console_data=ConsoleData(ConsoleStore(db), posts, users),
-        console=ConsoleAdmin(db, clock, apps, ConsoleStore(db), authenticator, webhooks),
+        console=ConsoleAdmin(db, clock, apps, ConsoleStore(db), authenticator, webhooks, revocations),
         console_tap=EventTap(EventLog(db, stores.events, ActivityStore(db), clock)),
     )
     demo = DemoSeed(

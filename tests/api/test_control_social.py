@@ -136,17 +136,14 @@ def test_profile_update_emits_one_event_per_changed_field(
     uid = user["id"]
     assert dict(logged(server, "profile.update.", uid)) == {
         "profile.update.bio": {"user_id": uid, "before": "old bio", "after": "new bio #roost"},
-        "profile.update.verified": {"user_id": uid, "before": False, "after": True},
-        "profile.update.geo": {"user_id": uid, "before": None, "after": "Berlin"},
+        # Every value a string, as the document types them; a badge named by what it shows.
+        "profile.update.verified": {"user_id": uid, "before": "none", "after": "blue"},
+        "profile.update.geo": {"user_id": uid, "before": "", "after": "Berlin"},
         "profile.update.url": {"user_id": uid, "before": "", "after": "https://example.com"},
-        "profile.update.affiliate": {
-            "user_id": uid,
-            "before": None,
-            "after": {"description": "Roost", "url": "https://roost.dev"},
-        },
+        "profile.update.affiliate": {"user_id": uid, "before": "", "after": "Roost"},
         "profile.update.banner_picture": {
             "user_id": uid,
-            "before": None,
+            "before": "",
             "after": "https://pbs.twimg.com/banner.jpg",
         },
     }
@@ -158,14 +155,17 @@ def test_profile_update_emits_one_event_per_changed_field(
 
 
 def test_profile_username_and_name(api: Api, server: LiveServer, make_user: Any) -> None:
-    user, other = make_user(), make_user()
+    user, other = make_user(name="Before"), make_user()
     path = f"/_roost/users/{user['id']}/profile"
     new_name = "r" + user["id"][-10:]
     response = api.http.patch(path, json={"username": new_name, "name": "Display"})
     assert response.status_code == 200, response.text
     assert user_view(api, user["id"], "username")["username"] == new_name
-    kinds = [kind for kind, _ in logged(server, "profile.update.", user["id"])]
-    assert kinds == ["profile.update.screenname"]  # the display name has no event kind
+    # The platform's `screenname` is the display name and `handle` the @username.
+    assert dict(logged(server, "profile.update.", user["id"])) == {
+        "profile.update.handle": {"user_id": user["id"], "before": user["username"], "after": new_name},
+        "profile.update.screenname": {"user_id": user["id"], "before": "Before", "after": "Display"},
+    }
     # Another user's name is taken (case-insensitively).
     taken = api.http.patch(path, json={"username": other["username"].upper()})
     assert taken.status_code == 409

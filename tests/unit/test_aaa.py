@@ -225,12 +225,37 @@ def test_long_post_is_truncated_with_extended_tweet(h: Harness) -> None:
     [item] = h.fan_out("post.create", author["id"], post_id=post["id"], author_id=author["id"])
     [status] = jsonio.loads(item.body)["tweet_create_events"]
     assert status["truncated"] is True
-    assert len(status["text"]) <= 140 and status["text"].endswith("…")
-    assert text.startswith(status["text"][:-1])
+    # The samples' form: 115 characters at most (trailing spaces dropped), "…", a space, the self-link.
+    kept, link = status["text"].split("\u2026 ")
+    assert kept == text[:115].rstrip() and re.fullmatch(r"https://t\.co/[A-Za-z0-9]{10}", link)
+    assert status["display_text_range"] == [0, len(status["text"])]
+    assert status["entities"]["urls"] == [
+        {
+            "url": link,
+            "expanded_url": f"https://twitter.com/i/web/status/{post['id']}",
+            "display_url": f"twitter.com/i/web/status/{str(post['id'])[0]}\u2026",
+            "indices": [len(kept) + 2, len(kept) + 25],
+        }
+    ]
     extended = status["extended_tweet"]
     assert extended["full_text"] == text and extended["display_text_range"] == [0, len(text)]
     assert extended["entities"]["hashtags"] == [{"text": "tail", "indices": [200, 205]}]
+    assert extended["entities"]["urls"] == []
     assert status["entities"]["hashtags"] == []
+
+
+def test_truncation_keeps_urls_whole(h: Harness) -> None:
+    hook = h.hook()
+    author = h.user(subscription_type="Premium")
+    h.subscribe(hook, author)
+    text = ("x" * 100) + " https://example.com/a/long/path " + ("y " * 30)
+    post = h.post(author, text)
+    [item] = h.fan_out("post.create", author["id"], post_id=post["id"], author_id=author["id"])
+    [status] = jsonio.loads(item.body)["tweet_create_events"]
+    # The stored link (t.co, 23 characters) would straddle the cut at 115: the text stops before it.
+    assert status["text"].startswith("x" * 100 + "\u2026 https://t.co/")
+    [link] = status["entities"]["urls"]
+    assert link["indices"] == [102, 125] and link["expanded_url"].endswith(str(post["id"]))
 
 
 def test_mentions_replies_and_quotes_reach_the_other_users(h: Harness) -> None:
@@ -324,6 +349,7 @@ def test_follow_unfollow_block_mute(h: Harness) -> None:
     assert item["type"] == "follow" and item["created_timestamp"] == "1522082006140"
     assert item["source"]["id_str"] == str(source["id"]) and item["target"]["id_str"] == str(target["id"])
     assert item["source"]["screen_name"] == source["username"]
+    # The v2 introduction lists every one of these "by user or of user": both ends receive it.
     for kind, key, kind_name in (
         ("follow.unfollow", "follow_events", "unfollow"),
         ("block.block", "block_events", "block"),
@@ -332,9 +358,13 @@ def test_follow_unfollow_block_mute(h: Harness) -> None:
         ("mute.unmute", "mute_events", "unmute"),
     ):
         got = bodies(h.fan_out(kind, source["id"], **ids))
-        assert set(got) == {str(source["id"])}, kind
-        [item] = got[str(source["id"])][key]
-        assert item["type"] == kind_name and item["target"]["id"] == target["id"]
+        assert set(got) == {str(source["id"]), str(target["id"])}, kind
+        for envelope in got.values():
+            [item] = envelope[key]
+            assert item["type"] == kind_name and item["target"]["id"] == target["id"]
+            assert item["source"]["id"] == source["id"]
+    # Acting on oneself (not possible through the API) reaches the user once.
+    assert len(h.fan_out("mute.mute", source["id"], source_id=source["id"], target_id=source["id"])) == 1
 
 
 def test_dm_only_to_dm_level_subscriptions(h: Harness) -> None:
@@ -440,3 +470,27 @@ def test_activity_only_kinds_are_ignored(h: Harness) -> None:
     h.subscribe(hook, user)
     assert h.fan_out("profile.update.bio", user["id"], user_id=user["id"], before="a", after="b") == []
     assert h.fan_out("spaces.start", user["id"], space_id="1DXxyRYNejbKM", creator_id=user["id"]) == []
+
+
+def test_revocation_reaches_every_valid_webhook_of_the_app(h: Harness) -> None:
+    """`oauth.revoke` (the user's last live token of the app revoked; the subscriptions are gone by
+    now): a `user_event` to each valid webhook of that app, whoever was subscribed to it."""
+    first, second, invalid = h.hook(), h.hook(), h.hook(valid=False)
+    user = h.user()
+    when = "2026-07-23T21:44:05+00:00"
+    items = h.fan_out("oauth.revoke", user["id"], user_id=user["id"], app_id=h.app["id"], date_time=when)
+    assert invalid not in [i.webhook_id for i in items]
+    assert {first, second} <= {i.webhook_id for i in items}
+    for item in items:
+        assert item.route == f"aaa:{user['id']}" and item.for_user_id == user["id"]
+        assert jsonio.loads(item.body) == {
+            "user_event": {
+                "revoke": {
+                    "date_time": when,
+                    "target": {"app_id": str(h.app["id"])},
+                    "source": {"user_id": str(user["id"])},
+                }
+            }
+        }
+    # Another app's revocation: none of this app's webhooks.
+    assert h.fan_out("oauth.revoke", user["id"], user_id=user["id"], app_id=1, date_time=when) == []

@@ -68,8 +68,10 @@ SPEC_EVENT_TYPES = (
 )
 # The product description's names for the badge updates; accepted next to the `*_badge` ones.
 SEED_EVENT_TYPES = ("profile.update.verified", "profile.update.affiliate")
-# Listed by the docs repository's document, not by 2.167: a repost made by the filter's user (issue 14).
-DOCS_EVENT_TYPES = ("post.repost.create",)
+# Listed by the docs repository, not by 2.167: a repost made by the filter's user (issue 14), and a
+# user's revocation of the app (the event-payloads page), which takes an empty filter.
+DOCS_EVENT_TYPES = ("post.repost.create", "oauth.revoke")
+NO_FILTER_EVENT_TYPES = ("oauth.revoke",)
 EVENT_TYPES = SPEC_EVENT_TYPES + SEED_EVENT_TYPES + DOCS_EVENT_TYPES
 _EVENT_TYPE_SET = frozenset(EVENT_TYPES)
 
@@ -269,7 +271,11 @@ class ActivityService:
             raise _invalid(f"$.filter.keyword: {bound}")
         if direction is not None and direction not in DIRECTIONS:
             raise _invalid("$.filter.direction: does not have a value in the enumeration [inbound, outbound]")
-        if event_type == "news.new":
+        if event_type in NO_FILTER_EVENT_TYPES:
+            for name in ("user_id", "keyword", "direction"):
+                if name in raw:
+                    raise _invalid(f"$.filter.{name}: is not supported for {event_type} subscriptions")
+        elif event_type == "news.new":
             if keyword is None:
                 raise _invalid("$.filter.keyword: is missing but it is required for news.new subscriptions")
             if user_id is not None:

@@ -27,8 +27,10 @@ from roost.core.clock import Clock, iso_ms
 from roost.core.ids import SnowflakeGenerator, TokenSource, snowflake_ms
 from roost.core.records import Row
 from roost.storage import compliance as job_rows
+from roost.storage import posts as post_rows
 from roost.storage import users as user_rows
 from roost.storage.db import Database, Executor
+from roost.storage.events import append_event
 from roost.storage.posts import PostStore
 from roost.storage.users import UserStore
 
@@ -38,6 +40,12 @@ NAME_MAX = 64
 BUCKETS = {"tweets": "twttr-tweet-compliance", "users": "twttr-user-compliance"}
 _BODY_KEYS = ("type", "name", "resumable")
 _CHUNK = 500
+# Standing flag, its column, and the event kinds of it being set and cleared (the users compliance
+# stream's `user_suspend` / `user_unsuspend`, `user_delete` / `user_undelete`).
+STANDING_EVENTS = (
+    ("suspended", "suspended_at", ("user.suspend", "user.unsuspend")),
+    ("deactivated", "deactivated_at", ("user.delete", "user.undelete")),
+)
 
 
 class StorageError(Exception):
@@ -199,14 +207,40 @@ class ComplianceJobs:
                     "geo_scrubbed_at": None,
                 }
             )
-            for flag, column in (("suspended", "suspended_at"), ("deactivated", "deactivated_at")):
+            changes: list[str] = []
+            for flag, column, (on, off) in STANDING_EVENTS:
                 if flag in body:
+                    was = row[column] is not None
                     row[column] = (row[column] or now) if body[flag] else None
+                    if body[flag] != was:
+                        changes.append(on if body[flag] else off)
             if body.get("scrub_geo"):
                 row["geo_scrubbed_at"] = now
+                changes.append("user.scrub_geo")
             row["updated_at"] = now
             await job_rows.put_standing(tx, row, stored is not None)
+            await self._log_standing(tx, user_id, changes, now)
         return row
+
+    async def _log_standing(self, tx: Executor, user_id: int, kinds: list[str], now: int) -> None:
+        """One event per change, for the users compliance stream. A scrub names the newest post it
+        covers (`up_to_tweet_id`); an account without posts has nothing to scrub and no event."""
+        for kind in kinds:
+            payload = {"user_id": str(user_id)}
+            if kind == "user.scrub_geo":
+                newest = await post_rows.latest_post_of(tx, user_id)
+                if newest is None:
+                    continue
+                payload["up_to_post_id"] = str(newest)
+            await append_event(
+                tx,
+                event_id=self._ids.next_id(),
+                kind=kind,
+                created_at=now,
+                user_id=user_id,
+                object_id=user_id,
+                payload=payload,
+            )
 
     # ---- the storage URLs -------------------------------------------------------------------------
 

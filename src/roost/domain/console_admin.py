@@ -12,6 +12,7 @@ from roost.auth.principals import Authenticator
 from roost.core.clock import Clock
 from roost.core.errors import invalid_body
 from roost.core.records import Row
+from roost.domain.revocations import Revocations
 from roost.domain.webhooks import WebhookService
 from roost.storage import console_reads
 from roost.storage.apps import AppStore
@@ -41,7 +42,9 @@ class ConsoleAdmin:
         store: ConsoleStore,
         authenticator: Authenticator,
         webhooks: WebhookService,
+        revocations: Revocations,
     ) -> None:
+        self._revocations = revocations
         self._db = db
         self._clock = clock
         self._apps = apps
@@ -62,7 +65,10 @@ class ConsoleAdmin:
         if not token:
             raise invalid_body("token is required")
         async with self._db.transaction() as tx:
+            owner = await self._revocations.owner_tx(tx, token)
             revoked = await console_reads.revoke_token(tx, token, self._clock.now_ms())
+            if revoked and owner is not None:
+                await self._revocations.settle_tx(tx, *owner)
         self._authenticator.forget()  # refused at once, not after the cache's seconds
         return revoked
 

@@ -157,7 +157,9 @@ class DmService:
 
     # ---- writes ----------------------------------------------------------------------------------
 
-    async def send_to_participant(self, sender_id: int, participant_id: int, body: Any) -> dict[str, str]:
+    async def send_to_participant(
+        self, sender_id: int, participant_id: int, body: Any, app_id: int | None = None
+    ) -> dict[str, str]:
         text, media_keys = await self._message(body, sender_id=sender_id)
         async with self._db.transaction() as tx:
             if await user_rows.get_user_tx(tx, participant_id) is None:
@@ -167,16 +169,19 @@ class DmService:
             conversation_id = one_to_one_id(sender_id, participant_id)
             if await dm_rows.get_conversation_tx(tx, conversation_id) is None:
                 await self._new_conversation(tx, conversation_id, "one_to_one", [sender_id, participant_id])
-            event_id = await self._message_event(tx, conversation_id, sender_id, text, media_keys)
+            event_id = await self._message_event(tx, conversation_id, sender_id, text, media_keys, app_id)
         return {"dm_conversation_id": conversation_id, "dm_event_id": str(event_id)}
 
-    async def send_to_conversation(self, sender_id: int, conversation_id: str, body: Any) -> dict[str, str]:
+    async def send_to_conversation(
+        self, sender_id: int, conversation_id: str, body: Any, app_id: int | None = None
+    ) -> dict[str, str]:
         pair = ONE_TO_ONE.fullmatch(conversation_id)
         if pair is not None:
             low, high = int(pair.group(1)), int(pair.group(2))
             if sender_id in (low, high) and one_to_one_id(low, high) == conversation_id:
                 # A 1:1 conversation exists implicitly between any two users.
-                return await self.send_to_participant(sender_id, high if sender_id == low else low, body)
+                other = high if sender_id == low else low
+                return await self.send_to_participant(sender_id, other, body, app_id)
             raise _conversation_not_found(conversation_id)
         text, media_keys = await self._message(body, sender_id=sender_id)
         async with self._db.transaction() as tx:
@@ -184,10 +189,10 @@ class DmService:
                 raise _conversation_not_found(conversation_id)
             if sender_id not in await dm_rows.participants_tx(tx, conversation_id):
                 raise _conversation_not_found(conversation_id)  # non-members learn nothing
-            event_id = await self._message_event(tx, conversation_id, sender_id, text, media_keys)
+            event_id = await self._message_event(tx, conversation_id, sender_id, text, media_keys, app_id)
         return {"dm_conversation_id": conversation_id, "dm_event_id": str(event_id)}
 
-    async def create_group(self, sender_id: int, body: Any) -> dict[str, str]:
+    async def create_group(self, sender_id: int, body: Any, app_id: int | None = None) -> dict[str, str]:
         if not isinstance(body, dict):
             raise errors.invalid_body("$: a JSON object is expected")
         _not_allowed_fields(body, GROUP_FIELDS, "$")
@@ -217,7 +222,7 @@ class DmService:
                     conversation_id, PARTICIPANTS_JOIN, sender_id, participant_ids=[str(m) for m in members]
                 ),
             )
-            event_id = await self._message_event(tx, conversation_id, sender_id, text, media_keys)
+            event_id = await self._message_event(tx, conversation_id, sender_id, text, media_keys, app_id)
         return {"dm_conversation_id": conversation_id, "dm_event_id": str(event_id)}
 
     # ---- helpers -------------------------------------------------------------------------------
@@ -257,7 +262,13 @@ class DmService:
         }
 
     async def _message_event(
-        self, tx: Executor, conversation_id: str, sender_id: int, text: str | None, media_keys: list[str]
+        self,
+        tx: Executor,
+        conversation_id: str,
+        sender_id: int,
+        text: str | None,
+        media_keys: list[str],
+        app_id: int | None,
     ) -> int:
         row = self._event_row(conversation_id, MESSAGE_CREATE, sender_id, text=text, media_keys=media_keys)
         await dm_rows.insert_event(tx, row)
@@ -267,6 +278,8 @@ class DmService:
             "sender_id": str(sender_id),
             "event_type": MESSAGE_CREATE,
         }
+        if app_id is not None:
+            payload["app_id"] = str(app_id)  # the sending app: account activity's `source_app_id`
         recipients = [m for m in await dm_rows.participants_tx(tx, conversation_id) if m != sender_id]
         for kind, user_id in [("dm.sent", sender_id), *(("dm.received", r) for r in recipients)]:
             await append_event(

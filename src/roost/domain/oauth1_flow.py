@@ -26,6 +26,7 @@ from roost.core.principal import WRITE_LEVELS, RequestAuth
 from roost.core.records import Row
 from roost.domain.accounts import AccountService
 from roost.domain.oauth2_flow import is_allowed_redirect
+from roost.domain.revocations import Revocations
 from roost.storage import oauth1_flow as rows
 from roost.storage.apps import AppStore
 from roost.storage.db import Database
@@ -139,8 +140,10 @@ class OAuth1Flow:
         authenticator: Authenticator,
         accounts: AccountService,
         settings: Settings,  # feature settings read live: the bearer-token throttle
+        revocations: Revocations,
         shared_throttle: WindowStore | None = None,  # issue 16: several processes on PostgreSQL
     ) -> None:
+        self._revocations = revocations
         self._db = db
         self._apps = apps
         self._users = users
@@ -277,6 +280,8 @@ class OAuth1Flow:
             raise errors.coded(401, 89)
         async with self._db.transaction() as tx:
             await rows.revoke_token(tx, principal.token, self._clock.now_ms())
+            if principal.user_id is not None:
+                await self._revocations.settle_tx(tx, principal.app_id, principal.user_id)
         self._authenticator.forget()
         return principal.token
 

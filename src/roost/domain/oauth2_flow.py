@@ -22,6 +22,7 @@ from roost.auth.scopes import ALL_SCOPES
 from roost.core.clock import Clock
 from roost.core.ids import TokenSource
 from roost.core.records import Row
+from roost.domain.revocations import Revocations
 from roost.storage import oauth2_flow as rows
 from roost.storage.apps import AppStore
 from roost.storage.db import Database, Executor
@@ -156,8 +157,15 @@ class OAuth2Flow:
     """The authorize checks and codes, the token endpoint's two grants and revocation."""
 
     def __init__(
-        self, db: Database, apps: AppStore, clock: Clock, tokens: TokenSource, authenticator: Authenticator
+        self,
+        db: Database,
+        apps: AppStore,
+        clock: Clock,
+        tokens: TokenSource,
+        authenticator: Authenticator,
+        revocations: Revocations,
     ) -> None:
+        self._revocations = revocations
         self._db = db
         self._apps = apps
         self._clock = clock
@@ -389,5 +397,6 @@ class OAuth2Flow:
                 await rows.revoke_token(tx, value, now)
                 if row["kind"] == "refresh" and row["family"]:
                     await rows.revoke_family(tx, row["family"], now)
+                await self._revocations.settle_tx(tx, int(row["app_id"]), int(row["user_id"]))
         self._authenticator.forget()
         return {"revoked": True}

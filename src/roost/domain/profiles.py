@@ -19,11 +19,12 @@ from roost.storage.events import append_event
 
 _USERNAME = re.compile(USERNAME_PATTERN)
 
-# body key -> (users column, event field of profile.update.<field> or None when no event kind exists)
-PROFILE_FIELDS: dict[str, tuple[str, str | None]] = {
+# body key -> (users column, event field of profile.update.<field>). The platform's `screenname` is
+# the display name and `handle` the @username (its event-payload samples; docs/decisions.md).
+PROFILE_FIELDS: dict[str, tuple[str, str]] = {
     "description": ("description", "bio"),
-    "username": ("username", "screenname"),
-    "name": ("name", None),
+    "username": ("username", "handle"),
+    "name": ("name", "screenname"),
     "verified": ("verified", "verified"),
     "affiliation": ("affiliation", "affiliate"),
     "profile_image_url": ("profile_image_url", "profile_picture"),
@@ -74,13 +75,21 @@ def _stored(key: str, value: Any) -> Any:
     return value
 
 
-def _shown_value(key: str, stored: Any) -> Any:
-    """A column value as it appears in the event payload (booleans and objects decoded)."""
+def _shown_value(key: str, row: Row | dict[str, Any]) -> str:
+    """A field as the event payload shows it: a string (empty for none), as the document types
+    `before` and `after`.
+    A badge is named by what it shows: the verified type (`none` without the badge), the
+    affiliation's label (empty without one)."""
     if key == "verified":
-        return bool(stored)
+        if not row["verified"]:
+            return "none"
+        kind = row["verified_type"]
+        return kind if kind and kind != "none" else "blue"
     if key == "affiliation":
-        return None if stored is None else jsonio.loads(stored)
-    return stored
+        affiliation = jsonio.loads(row["affiliation"]) if row["affiliation"] else None
+        return str(affiliation.get("description") or "") if isinstance(affiliation, dict) else ""
+    value = row[PROFILE_FIELDS[key][0]]
+    return "" if value is None else str(value)
 
 
 class Profiles:
@@ -115,9 +124,7 @@ class Profiles:
             await social_rows.update_profile(tx, user_id, values)
             now = self._clock.now_ms()
             for key in changed:
-                column, field = PROFILE_FIELDS[key]
-                if field is None:
-                    continue  # the event catalogue has no kind for this field (e.g. the display name)
+                field = PROFILE_FIELDS[key][1]
                 await append_event(
                     tx,
                     event_id=self._ids.next_id(),
@@ -127,8 +134,8 @@ class Profiles:
                     object_id=user_id,
                     payload={
                         "user_id": str(user_id),
-                        "before": _shown_value(key, row[column]),
-                        "after": _shown_value(key, values[column]),
+                        "before": _shown_value(key, row),
+                        "after": _shown_value(key, values),
                     },
                 )
         return values, changed

@@ -3,8 +3,9 @@
 For every event kind (see `roost.events.outgoing`) this decides which users the event concerns, asks
 storage once per concerned user for that user's valid subscribed webhooks (with the subscription's
 access level: DM events need the DM level), renders the envelope only when someone will receive it,
-and answers one `Outgoing` per (user, webhook). Who receives what is documented in
-docs/account-activity.md.
+and answers one `Outgoing` per (user, webhook). A revocation (`user_event`) goes to every valid
+webhook of the app instead: the user's subscriptions to them went with the revocation. Who receives
+what is documented in docs/account-activity.md.
 """
 
 from __future__ import annotations
@@ -77,10 +78,16 @@ class _Event:
         return [int(row["id"]) for row in rows if not dm or row["access_level"] == DM_LEVEL]
 
     async def status(self, post: Row) -> dict[str, Any]:
-        """The v1.1 status of a post with everything it refers to loaded."""
+        """The v1.1 status of a post with everything it refers to loaded: the quoted or reposted
+        post, and the post a reposted quote quotes (the samples show it twice)."""
         entities = jsonio.loads(post["entities"]) if post["entities"] else None
         referenced = [int(p) for p in (post["quoted_post_id"], post["reposted_post_id"]) if p is not None]
         posts = await self.posts(referenced)
+        reposted = post["reposted_post_id"]
+        source = posts.get(int(reposted)) if reposted is not None else None
+        if source is not None and source["quoted_post_id"] is not None:
+            referenced.append(int(source["quoted_post_id"]))
+            posts = await self.posts(referenced)
         user_ids = [int(post["author_id"]), *mention_ids(entities)]
         if post["in_reply_to_user_id"] is not None:
             user_ids.append(int(post["in_reply_to_user_id"]))
@@ -90,7 +97,8 @@ class _Event:
                 ref_entities = posts[ref]["entities"]
                 user_ids.extend(mention_ids(jsonio.loads(ref_entities) if ref_entities else None))
         users = await self.users(user_ids)
-        return v1_status(post, users.get(int(post["author_id"])), users, posts)
+        author = users.get(int(post["author_id"]))
+        return v1_status(post, author, users, posts, seed=self.activity.url_seed)
 
 
 def _outgoing(user_id: int, webhooks: list[int], envelope: dict[str, Any]) -> list[Outgoing]:
@@ -204,31 +212,30 @@ async def _like_create(event: _Event) -> list[Outgoing]:
 
 
 _EDGES = {
-    "follow.follow": ("follow_events", "follow", True),
-    "follow.unfollow": ("follow_events", "unfollow", False),
-    "block.block": ("block_events", "block", False),
-    "block.unblock": ("block_events", "unblock", False),
-    "mute.mute": ("mute_events", "mute", False),
-    "mute.unmute": ("mute_events", "unmute", False),
+    "follow.follow": ("follow_events", "follow"),
+    "follow.unfollow": ("follow_events", "unfollow"),
+    "block.block": ("block_events", "block"),
+    "block.unblock": ("block_events", "unblock"),
+    "mute.mute": ("mute_events", "mute"),
+    "mute.unmute": ("mute_events", "unmute"),
 }
 
 
 async def _edge(event: _Event) -> list[Outgoing]:
-    """Follows, blocks and mutes: to the source; a follow also to its target."""
-    key, kind, to_target = _EDGES[event.kind]
+    """Follows, blocks and mutes, and their undoing: to the source and to the target (the v2
+    introduction's activity types: each "by user or of user")."""
+    key, kind = _EDGES[event.kind]
     source_id, target_id = event.id_of("source_id"), event.id_of("target_id")
-    recipients = [source_id, target_id] if to_target and target_id != source_id else [source_id]
-    subscribed = {user_id: await event.targets(user_id) for user_id in recipients}
+    subscribed = {user_id: await event.targets(user_id) for user_id in dict.fromkeys((source_id, target_id))}
     subscribed = {user_id: webhooks for user_id, webhooks in subscribed.items() if webhooks}
     if not subscribed:
         return []
     users = await event.users([source_id, target_id])
-    item = {
-        "type": kind,
-        "created_timestamp": str(event.at),
-        "target": user_or_stub(users, target_id),
-        "source": user_or_stub(users, source_id),
-    }
+    item: dict[str, Any] = {"type": kind, "created_timestamp": str(event.at)}
+    # The samples' order: a follow names its target first, blocks and mutes their source.
+    ends = [("target", target_id), ("source", source_id)]
+    for name, end_id in ends if key == "follow_events" else ends[::-1]:
+        item[name] = user_or_stub(users, end_id)
     out: list[Outgoing] = []
     for user_id, webhooks in subscribed.items():
         out += _outgoing(user_id, webhooks, {"for_user_id": str(user_id), key: [item]})
@@ -312,23 +319,36 @@ async def _dm_message(event: _Event) -> list[Outgoing]:
     attachment = await legacy_dm_attachment(event.activity.users, message["attachments"])
     if attachment is not None:
         message_data["attachment"] = attachment
+    create: dict[str, Any] = {"target": {"recipient_id": str(recipient_id)}, "sender_id": str(sender_id)}
+    # The sending app, recorded with the event since it was (older events do not name it).
+    app_id = event.payload.get("app_id")
+    if app_id is not None:
+        create["source_app_id"] = str(app_id)
+    create["message_data"] = message_data
     item = {
         "type": "message_create",
         "id": str(message["id"]),
         "created_timestamp": str(message["created_at"]),
-        "message_create": {
-            "target": {"recipient_id": str(recipient_id)},
-            "sender_id": str(sender_id),
-            "message_data": message_data,
-        },
+        "message_create": create,
     }
     users = await event.users([sender_id, recipient_id])
-    envelope = {
-        "for_user_id": str(user_id),
-        "direct_message_events": [item],
-        "users": {str(uid): dm_user(users[uid]) for uid in (sender_id, recipient_id) if uid in users},
-    }
+    envelope: dict[str, Any] = {"for_user_id": str(user_id), "direct_message_events": [item]}
+    app = await event.store.app(int(app_id)) if app_id is not None else None
+    if app is not None:
+        envelope["apps"] = {str(app["id"]): app_entry(app)}
+    envelope["users"] = {str(uid): dm_user(users[uid]) for uid in (sender_id, recipient_id) if uid in users}
     return _outgoing(user_id, webhooks, envelope)
+
+
+def app_entry(app: Row) -> dict[str, str]:
+    """An `apps` entry. roost keeps no website for an app: `url` is its owner's profile, as in the
+    sample (else its first callback URL, else empty)."""
+    callbacks = jsonio.loads(app["callback_urls"] or "[]")
+    if app["owner_username"]:
+        url = f"https://x.com/{app['owner_username']}"
+    else:
+        url = str(callbacks[0]) if callbacks else ""
+    return {"id": str(app["id"]), "name": str(app["name"]), "url": url}
 
 
 async def _dm_signal(event: _Event) -> list[Outgoing]:
@@ -360,6 +380,24 @@ async def _dm_signal(event: _Event) -> list[Outgoing]:
     return _outgoing(user_id, webhooks, envelope)
 
 
+# ---- revocations -------------------------------------------------------------------------------
+
+
+async def _revoke(event: _Event) -> list[Outgoing]:
+    """A user's revocation of an app: to every valid webhook of that app. The user's subscriptions to
+    them were removed with the revocation, so they cannot say where it goes; no `for_user_id`."""
+    user_id, app_id = event.id_of("user_id"), event.id_of("app_id")
+    webhooks = [int(row["id"]) for row in await event.store.valid_webhooks_of_app(app_id)]
+    if not webhooks:
+        return []
+    revoke = {
+        "date_time": str(event.payload["date_time"]),
+        "target": {"app_id": str(app_id)},
+        "source": {"user_id": str(user_id)},
+    }
+    return _outgoing(user_id, webhooks, {"user_event": {"revoke": revoke}})
+
+
 _Handler = Callable[[_Event], Awaitable[list[Outgoing]]]
 _HANDLERS: dict[str, _Handler] = {
     "post.create": _post_create,
@@ -371,17 +409,21 @@ _HANDLERS: dict[str, _Handler] = {
     "dm.received": _dm_message,
     "dm.read": _dm_signal,
     "dm.indicate_typing": _dm_signal,
+    "oauth.revoke": _revoke,
 }
 
 
 class AccountActivity:
     """Account-activity envelopes of one server's event log."""
 
-    def __init__(self, aaa: AaaStore, users: UserStore, posts: PostStore, dms: DmStore) -> None:
+    def __init__(
+        self, aaa: AaaStore, users: UserStore, posts: PostStore, dms: DmStore, url_seed: int = 0
+    ) -> None:
         self.aaa = aaa
         self.users = users
         self.posts = posts
         self.dms = dms
+        self.url_seed = url_seed  # the t.co codes of generated links, as posts' links (settings.seed)
 
     async def outgoing(self, event: Row) -> list[Outgoing]:
         handler = _HANDLERS.get(str(event["kind"]))
@@ -406,7 +448,8 @@ class ServerStores(Protocol):
     def dms(self) -> DmStore: ...
 
 
-async def aaa_outgoing(stores: ServerStores, event: Row) -> list[Outgoing]:
+async def aaa_outgoing(stores: ServerStores, event: Row, url_seed: int = 0) -> list[Outgoing]:
     """One event's account-activity deliveries, from a server's stores (the dispatcher keeps an
     `AccountActivity` instead)."""
-    return await AccountActivity(AaaStore(stores.db), stores.users, stores.posts, stores.dms).outgoing(event)
+    activity = AccountActivity(AaaStore(stores.db), stores.users, stores.posts, stores.dms, url_seed)
+    return await activity.outgoing(event)

@@ -8,13 +8,18 @@ it is, `events.payload` JSON with ids as strings):
 - `like.create` / `like.delete`: {user_id, post_id, post_author_id}
 - `follow.follow` / `follow.unfollow`, `block.block` / `block.unblock`, `mute.mute` / `mute.unmute`:
   {source_id, target_id} (user_id = source)
-- `profile.update.<field>` for bio, screenname, verified, affiliate, profile_picture, banner_picture,
-  geo, url: {user_id, before, after}
+- `profile.update.<field>` for bio, screenname (the display name), handle (the @username), verified,
+  affiliate, profile_picture, banner_picture, geo, url: {user_id, before, after}, values as strings
 - `spaces.start` / `spaces.end`: {space_id, creator_id}
 - `dm.sent` / `dm.received` (one row per participant): {dm_event_id, dm_conversation_id, sender_id,
-  event_type}; `dm.read`: {dm_conversation_id, last_read_event_id, sender_id}; `dm.indicate_typing`:
+  event_type}, plus `app_id` (the sending app) when sent through the API; `dm.read`:
+  {dm_conversation_id, last_read_event_id, sender_id}; `dm.indicate_typing`:
   {dm_conversation_id, sender_id} (one row per participant, user_id = that participant)
 - `news.new`: {news_id} (user_id NULL; appended by the control plane's publishing)
+- `user.suspend` / `user.unsuspend` / `user.delete` / `user.undelete`: {user_id}; `user.scrub_geo`:
+  {user_id, up_to_post_id} (account standing, set through the control plane)
+- `oauth.revoke`: {user_id, app_id, date_time} (user_id = the revoking user; the user's last live
+  token of the app was revoked, and their subscriptions to the app's webhooks removed with it)
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@
   posts chosen by a stable hash of the post id, so every connection (and every server) picks the
   same posts;
 - `LikeSelector`: the likes firehose and sample10 streams, chosen the same way by the like's id;
-- `ComplianceSelector`: post deletes and edits, profile changes, unlikes (and labels: none);
+- `ComplianceSelector`: post deletes (and their quotes) and edits, profile changes, unlikes (and
+  labels: none);
 - `ActivitySelector`: `/2/activity/stream`, the activity-event envelopes of the app's subscriptions.
 """
 
@@ -156,22 +157,33 @@ class LikeSelector:
 
 # ---- compliance -----------------------------------------------------------------------------------
 
-# The profile fields of `profile.update.<field>` events, named as the user object names them.
+# `profile.update.<suffix>` -> the `profile_field` the users compliance stream names it by (the
+# platform's list of values: docs/streams.md). The list has nothing for the @username (`handle`), the
+# verified badge or the affiliation, so those changes are not compliance events.
 PROFILE_FIELDS = {
-    "bio": "description",
-    "screenname": "username",
-    "url": "url",
-    "geo": "location",
-    "profile_picture": "profile_image_url",
-    "banner_picture": "profile_banner_url",
-    "verified": "verified",
-    "affiliate": "affiliation",
+    "bio": "profile.description",
+    "screenname": "profile.name",  # the display name
+    "geo": "profile.location",
+    "url": "profile.url",
+    "profile_picture": "profile.profileImage",
+    "banner_picture": "profile.profileBanner",
 }
 POST_COMPLIANCE_EVENTS = frozenset({"post.delete", "post.edit"})
-USER_COMPLIANCE_EVENTS = frozenset(f"profile.update.{name}" for name in PROFILE_FIELDS)
+# Standing events (`domain/compliance.py`, set through the control plane) -> the stream's key.
+STANDING_KEYS = {
+    "user.suspend": "user_suspend",
+    "user.unsuspend": "user_unsuspend",
+    "user.delete": "user_delete",
+    "user.undelete": "user_undelete",
+    "user.scrub_geo": "scrub_geo",
+}
+USER_COMPLIANCE_EVENTS = frozenset(f"profile.update.{name}" for name in PROFILE_FIELDS) | frozenset(
+    STANDING_KEYS
+)
 LIKE_COMPLIANCE_EVENTS = frozenset({"like.delete"})
 
-Build = Callable[[StreamObjects, Row], Awaitable[dict[str, Any] | None]]
+# What one event becomes: the `data` of each line it sends (none, one, or a delete and its quotes').
+Build = Callable[[StreamObjects, Row], Awaitable[list[dict[str, Any]]]]
 
 
 class ComplianceSelector:
@@ -201,8 +213,7 @@ class ComplianceSelector:
             object_id = event_object_id(event, self.key)
             if object_id is None or partition_of(object_id, self.partition[1]) != self.partition[0]:
                 return NOTHING
-        data = await self.build(self.objects, event)
-        return NOTHING if data is None else (line({"data": data}),)
+        return [line({"data": data}) for data in await self.build(self.objects, event)]
 
 
 def _payload(event: Row) -> dict[str, Any]:
@@ -213,54 +224,87 @@ def _payload(event: Row) -> dict[str, Any]:
     return payload if isinstance(payload, dict) else {}
 
 
-async def post_compliance(objects: StreamObjects, event: Row) -> dict[str, Any] | None:
+def _versions(post: Row | None, post_id: object) -> list[str]:
+    """A post's versions, first to last (just the post itself when it was never edited)."""
+    if post is None or not post["edit_history"]:
+        return [str(post_id)]
+    return [str(i) for i in jsonio.loads(post["edit_history"])]
+
+
+async def post_compliance(objects: StreamObjects, event: Row) -> list[dict[str, Any]]:
+    """`post.delete`: a `delete`, then one more `delete` with `quote_tweet_id` per live post quoting
+    the deleted one (any of its versions; all in the deleted post's partition); `post.edit`: a
+    `tweet_edit` naming the new version, the first one and every version up to the new one."""
     payload, at = _payload(event), iso_ms(int(event["created_at"]))
     post_id, author_id = payload.get("post_id"), payload.get("author_id")
     if post_id is None or author_id is None:
-        return None
-    if event["kind"] == "post.delete":
-        return {"delete": {"tweet": {"id": str(post_id), "author_id": str(author_id)}, "event_at": at}}
+        return []
     post = await objects.post(int(post_id))
+    versions = _versions(post, post_id)
+    if event["kind"] == "post.delete":
+        tweet = {"id": str(post_id), "author_id": str(author_id)}
+        quotes = sorted({quote for version in versions for quote in await objects.quote_ids(int(version))})
+        return [
+            {"delete": {"tweet": tweet, "event_at": at}},
+            *({"delete": {"tweet": tweet, "quote_tweet_id": str(q), "event_at": at}} for q in quotes),
+        ]
     if post is None:
-        return None
-    history = [str(i) for i in (jsonio.loads(post["edit_history"]) if post["edit_history"] else [post_id])]
-    return {
-        "tweet_edit": {
-            "tweet": {"id": str(post_id)},
-            "initial_tweet_id": history[0],
-            "edit_tweet_ids": history,
-            "event_at": at,
+        return []
+    if str(post_id) in versions:  # read later, the history has the versions since: they are their own events
+        versions = versions[: versions.index(str(post_id)) + 1]
+    return [
+        {
+            "tweet_edit": {
+                "tweet": {"id": str(post_id)},
+                "initial_tweet_id": versions[0],
+                "edit_tweet_ids": versions,
+                "event_at": at,
+            }
         }
-    }
+    ]
 
 
-async def user_compliance(objects: StreamObjects, event: Row) -> dict[str, Any] | None:
+async def user_compliance(objects: StreamObjects, event: Row) -> list[dict[str, Any]]:
+    """`profile.update.<suffix>`: a `user_profile_modification` whose `new_value` is the new value as
+    a string (empty when the field was cleared); a standing change: `user_suspend`, `user_delete`,
+    their reversals, and `scrub_geo` with the newest post it covers."""
     payload = _payload(event)
+    standing = STANDING_KEYS.get(str(event["kind"]))
+    if standing is not None and payload.get("user_id") is not None:
+        body: dict[str, Any] = {"user": {"id": str(payload["user_id"])}}
+        if standing == "scrub_geo":
+            body["up_to_tweet_id"] = str(payload.get("up_to_post_id"))
+        body["event_at"] = iso_ms(int(event["created_at"]))
+        return [{standing: body}]
     field = PROFILE_FIELDS.get(str(event["kind"]).removeprefix("profile.update."))
     if field is None or payload.get("user_id") is None:
-        return None
+        return []
     after = payload.get("after")
-    new_value = after if isinstance(after, str) else ("" if after is None else jsonio.dumps(after).decode())
-    return {
-        "user_profile_modification": {
-            "user": {"id": str(payload["user_id"])},
-            "profile_field": field,
-            "new_value": new_value,
-            "event_at": iso_ms(int(event["created_at"])),
+    return [
+        {
+            "user_profile_modification": {
+                "user": {"id": str(payload["user_id"])},
+                "event_at": iso_ms(int(event["created_at"])),
+                "profile_field": field,
+                "new_value": "" if after is None else str(after),
+            }
         }
-    }
+    ]
 
 
-async def like_compliance(objects: StreamObjects, event: Row) -> dict[str, Any] | None:
+async def like_compliance(objects: StreamObjects, event: Row) -> list[dict[str, Any]]:
+    """`like.delete`: a `delete` of the `favorite`, named by the post's id and the liking user's."""
     payload = _payload(event)
     if payload.get("post_id") is None or payload.get("user_id") is None:
-        return None
-    return {
-        "delete": {
-            "favorite": {"id": str(payload["post_id"]), "user_id": str(payload["user_id"])},
-            "event_at": iso_ms(int(event["created_at"])),
+        return []
+    return [
+        {
+            "delete": {
+                "favorite": {"id": str(payload["post_id"]), "user_id": str(payload["user_id"])},
+                "event_at": iso_ms(int(event["created_at"])),
+            }
         }
-    }
+    ]
 
 
 # ---- activity events ------------------------------------------------------------------------------

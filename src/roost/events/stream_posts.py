@@ -14,9 +14,11 @@ from roost.domain.like_objects import like_row
 from roost.domain.lookup import visible_post
 from roost.search.view import PostView, view_of
 from roost.storage.posts import PostStore
+from roost.storage.reposts import RepostStore
 from roost.storage.users import UserStore
 
 POST_KINDS = frozenset({"post.create", "post.edit"})
+QUOTES_PAGE = 500  # quotes read at a time for a deleted post's compliance events
 
 
 def event_object_id(event: Row, key: str) -> int | None:
@@ -35,9 +37,16 @@ class StreamObjects:
     parsed the connection's selection) and `loader` its loader for an app-only caller."""
 
     def __init__(
-        self, posts: PostStore, users: UserStore, engine: FieldsEngine, loader: Loader, clock: Clock
+        self,
+        posts: PostStore,
+        users: UserStore,
+        engine: FieldsEngine,
+        loader: Loader,
+        clock: Clock,
+        reposts: RepostStore,
     ) -> None:
         self._posts = posts
+        self._reposts = reposts
         self._users = users
         self.engine = engine
         self._loader = loader
@@ -74,6 +83,15 @@ class StreamObjects:
 
     async def post(self, post_id: int) -> Row | None:
         return await self._posts.get(post_id)
+
+    async def quote_ids(self, post_id: int) -> list[int]:
+        """The ids of the posts quoting a post that are not deleted (replies included), oldest first."""
+        ids: list[int] = []
+        while True:
+            page = await self._reposts.quotes(post_id, QUOTES_PAGE, len(ids), include_replies=True)
+            ids.extend(int(row["id"]) for row in page)
+            if len(page) < QUOTES_PAGE:
+                return sorted(ids)
 
     async def render_post(self, selection: Selection, post: Row) -> dict[str, Any]:
         """`{"data", "includes"?, "errors"?}` exactly as a lookup by the app with the same parameters."""

@@ -13,10 +13,17 @@ from typing import Any
 
 from roost.core import jsonio
 from roost.core.ids import snowflake_ms
-from roost.domain.text import ELLIPSIS, find_urls
+from roost.domain.posts import short_code
+from roost.domain.text import ELLIPSIS, SHORT_URL_PREFIX, find_urls
 from roost.storage.db import Row
 
 COMPAT_LIMIT = 140  # v1.1 compatibility mode: longer text is truncated and carried in extended_tweet
+TCO_LENGTH = 23  # len("https://t.co/") + a 10-character code
+# The platform's samples: a truncated text is its first characters, "…", a space and a t.co link to
+# the post itself (115 + 1 + 1 + 23 = 140 characters).
+SELF_LINK = "https://twitter.com/i/web/status/{}"
+PERMALINK = "https://twitter.com/{}/status/{}"
+DISPLAY_PATH = 15  # a generated link shows its host and the first 15 characters of its path
 EDIT_WINDOW_MS = 3_600_000
 DEFAULT_SOURCE = '<a href="https://mobile.twitter.com" rel="nofollow">Twitter Web App</a>'
 DEFAULT_IMAGE = "https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png"
@@ -107,23 +114,25 @@ def user_or_stub(users: Users, user_id: int) -> dict[str, Any]:
 
 
 def dm_user(row: Row) -> dict[str, Any]:
-    """The compact user of a DM payload's `users` map."""
+    """The compact user of a DM payload's `users` map: the samples' keys, in their order (location,
+    description and url only when set; no http `profile_image_url`)."""
     out: dict[str, Any] = {
         "id": str(row["id"]),
         "created_timestamp": str(row["created_at"]),
         "name": row["name"],
         "screen_name": row["username"],
-        "protected": bool(row["protected"]),
-        "verified": bool(row["verified"]),
-        "followers_count": int(row["followers_count"]),
-        "friends_count": int(row["following_count"]),
-        "statuses_count": int(row["tweet_count"]),
-        "profile_image_url": _http(_image(row)),
-        "profile_image_url_https": _image(row),
     }
-    for name in ("description", "location", "url"):
+    for name in ("location", "description", "url"):
         if row[name]:
             out[name] = row[name]
+    out.update(
+        protected=bool(row["protected"]),
+        verified=bool(row["verified"]),
+        followers_count=int(row["followers_count"]),
+        friends_count=int(row["following_count"]),
+        statuses_count=int(row["tweet_count"]),
+        profile_image_url_https=_image(row),
+    )
     return out
 
 
@@ -178,17 +187,50 @@ def mention_ids(entities: dict[str, Any] | None) -> list[int]:
     return [int(m["id"]) for m in (entities or {}).get("mentions") or () if m.get("id") is not None]
 
 
-def compat_text(text: str, limit: int = COMPAT_LIMIT) -> str | None:
-    """The compatibility-mode text of a post longer than `limit` characters: cut before `limit`
-    (never inside a URL), then an ellipsis. None when the text fits."""
+def compat_cut(text: str, limit: int = COMPAT_LIMIT) -> str | None:
+    """What a post longer than `limit` characters keeps of its text in compatibility mode: room is
+    left for "… " and the self-link; never cut inside a URL, trailing spaces dropped (the samples
+    cut mid-word). None when the text fits."""
     if len(text) <= limit:
         return None
-    cut = limit - len(ELLIPSIS)
+    cut = limit - len(ELLIPSIS) - 1 - TCO_LENGTH
     for start, end in find_urls(text):
         if start < cut < end:
             cut = start
             break
-    return text[:cut].rstrip() + ELLIPSIS
+    return text[:cut].rstrip()
+
+
+def link_display(expanded_url: str) -> str:
+    """`display_url` of a link roost generates: host and the first 15 characters of the path, then
+    "…" (the samples' `twitter.com/i/web/status/1…`, `…/infinite_screa…`)."""
+    shown = expanded_url.split("://", 1)[-1]
+    host, slash, path = shown.partition("/")
+    path = slash + path
+    return host + path[:DISPLAY_PATH] + ELLIPSIS if len(path) > DISPLAY_PATH else shown
+
+
+def tco(expanded_url: str, seed: int) -> str:
+    """The t.co link of a generated URL, as posts' links get theirs (stable per seed and URL)."""
+    return SHORT_URL_PREFIX + short_code(seed, expanded_url)
+
+
+def self_link(post_id: int, start: int, seed: int) -> dict[str, Any]:
+    """The `entities.urls` item of a truncated text's trailing link to the post itself."""
+    expanded = SELF_LINK.format(post_id)
+    url = tco(expanded, seed)
+    return {
+        "url": url,
+        "expanded_url": expanded,
+        "display_url": link_display(expanded),
+        "indices": [start, start + len(url)],
+    }
+
+
+def quoted_permalink(quoted_id: int, screen_name: str | None, seed: int) -> dict[str, str]:
+    """`quoted_status_permalink` (data dictionary): the quoted post's link, kept out of the text."""
+    expanded = PERMALINK.format(screen_name, quoted_id) if screen_name else SELF_LINK.format(quoted_id)
+    return {"url": tco(expanded, seed), "expanded": expanded, "display": link_display(expanded)}
 
 
 # ---- statuses ---------------------------------------------------------------------------------
@@ -226,10 +268,11 @@ def v1_status(
     posts: Mapping[int, Row] | None = None,
     *,
     nested: bool = True,
+    seed: int = 0,
 ) -> dict[str, Any]:
     """The v1.1 Tweet object of a post row in compatibility mode. `users` holds every user the post
-    refers to (author, mentioned, replied-to), `posts` the quoted or reposted post (rendered one
-    level deep when `nested`)."""
+    refers to (author, mentioned, replied-to), `posts` the quoted or reposted post and a reposted
+    quote's quoted post (rendered when `nested`); `seed` makes the generated t.co links."""
     users = users or {}
     posts = posts or {}
     post_id = int(post["id"])
@@ -237,60 +280,82 @@ def v1_status(
     created = int(post["created_at"])
     full_text = str(post["text"])
     entities = _json(_get(post, "entities"))
-    cut = compat_text(full_text)
+    kept = compat_cut(full_text)
     user = v1_user(author) if author is not None else stub_user(author_id)
     reply_to = _get(post, "in_reply_to_post_id")
     reply_user = _get(post, "in_reply_to_user_id")
+    reposted = _get(post, "reposted_post_id")
+    original = posts.get(int(reposted)) if nested and reposted is not None else None
     quoted = _get(post, "quoted_post_id")
+    if quoted is None and original is not None:
+        quoted = _get(original, "quoted_post_id")  # a repost of a quote shows the quoted post too
     status: dict[str, Any] = {
         "created_at": v1_time(created),
         "id": post_id,
         "id_str": str(post_id),
-        "text": full_text if cut is None else cut,
-        "source": _get(post, "source") or DEFAULT_SOURCE,
-        "truncated": cut is not None,
-        "in_reply_to_status_id": None if reply_to is None else int(reply_to),
-        "in_reply_to_status_id_str": None if reply_to is None else str(reply_to),
-        "in_reply_to_user_id": None if reply_user is None else int(reply_user),
-        "in_reply_to_user_id_str": None if reply_user is None else str(reply_user),
-        "in_reply_to_screen_name": None,
-        "user": user,
-        "geo": None,
-        "coordinates": None,
-        "place": None,
-        "contributors": None,
-        "is_quote_status": quoted is not None,
+        "text": full_text,
     }
+    link: dict[str, Any] | None = None
+    if kept is not None:
+        link = self_link(post_id, len(kept) + len(ELLIPSIS) + 1, seed)
+        status["text"] = f"{kept}{ELLIPSIS} {link['url']}"
+        status["display_text_range"] = [0, len(status["text"])]
+    status.update(
+        {
+            "source": _get(post, "source") or DEFAULT_SOURCE,
+            "truncated": kept is not None,
+            "in_reply_to_status_id": None if reply_to is None else int(reply_to),
+            "in_reply_to_status_id_str": None if reply_to is None else str(reply_to),
+            "in_reply_to_user_id": None if reply_user is None else int(reply_user),
+            "in_reply_to_user_id_str": None if reply_user is None else str(reply_user),
+            "in_reply_to_screen_name": None,
+            "user": user,
+            "geo": None,
+            "coordinates": None,
+            "place": None,
+            "contributors": None,
+        }
+    )
     if reply_user is not None and int(reply_user) in users:
         status["in_reply_to_screen_name"] = users[int(reply_user)]["username"]
+    if original is not None:
+        original_author = users.get(int(original["author_id"]))
+        # The source of a repost is never a repost itself, so this nests one quote deep at most.
+        inner = _get(original, "reposted_post_id") is None
+        status["retweeted_status"] = v1_status(
+            original, original_author, users, posts, nested=inner, seed=seed
+        )
     if quoted is not None:
         status["quoted_status_id"] = int(quoted)
         status["quoted_status_id_str"] = str(quoted)
         quoted_row = posts.get(int(quoted))
+        quoted_author = users.get(int(quoted_row["author_id"])) if quoted_row is not None else None
         if nested and quoted_row is not None:
-            quoted_author = users.get(int(quoted_row["author_id"]))
-            status["quoted_status"] = v1_status(quoted_row, quoted_author, users, posts, nested=False)
-    reposted = _get(post, "reposted_post_id")
-    if reposted is not None and nested and int(reposted) in posts:
-        original = posts[int(reposted)]
-        original_author = users.get(int(original["author_id"]))
-        status["retweeted_status"] = v1_status(original, original_author, users, posts, nested=False)
-    if cut is not None:
+            status["quoted_status"] = v1_status(
+                quoted_row, quoted_author, users, posts, nested=False, seed=seed
+            )
+        screen_name = str(quoted_author["username"]) if quoted_author is not None else None
+        status["quoted_status_permalink"] = quoted_permalink(int(quoted), screen_name, seed)
+    status["is_quote_status"] = quoted is not None
+    if kept is not None:
         status["extended_tweet"] = {
             "full_text": full_text,
             "display_text_range": [0, len(full_text)],
             "entities": v1_entities(entities, users),
         }
+    top = v1_entities(entities, users, None if kept is None else len(kept))
+    if link is not None:
+        top["urls"].append(link)
     status.update(
         quote_count=int(_get(post, "quote_count", 0)),
         reply_count=int(_get(post, "reply_count", 0)),
         retweet_count=int(_get(post, "retweet_count", 0)),
         favorite_count=int(_get(post, "like_count", 0)),
-        entities=v1_entities(entities, users, None if cut is None else len(cut)),
+        entities=top,
         favorited=False,
         retweeted=False,
     )
-    if status["entities"]["urls"]:
+    if top["urls"]:
         status["possibly_sensitive"] = bool(_get(post, "possibly_sensitive", 0))
     status.update(filter_level="low", lang=_get(post, "lang"), timestamp_ms=str(created))
     if _get(post, "edits_remaining") is not None:

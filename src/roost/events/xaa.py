@@ -10,21 +10,17 @@ finds the subscriptions. The envelope is the same for webhooks and streams:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from roost.core import jsonio
-from roost.core.clock import iso_ms
 from roost.core.fields import RenderContext
 from roost.core.records import Row
 from roost.domain.activity import render_filter
 from roost.domain.community_objects import render_news
 from roost.domain.news import story_text, story_view
-from roost.domain.objects import render_post
-from roost.domain.user_objects import render_user
-from roost.events.aaa import legacy_dm_attachment, legacy_dm_entities
 from roost.events.outgoing import Outgoing
+from roost.events.xaa_payloads import ActivityPayloads
 from roost.search.matcher import contains_seq
 from roost.search.view import query_tokens, tokenize
 from roost.storage.aaa import AaaStore
@@ -37,18 +33,6 @@ from roost.storage.users import UserStore
 # (event types a subscription may name, the user its filter must name, direction relative to that user)
 Route = tuple[tuple[str, ...], int, str | None]
 
-POST_FIELDS = (
-    "author_id",
-    "conversation_id",
-    "created_at",
-    "edit_history_tweet_ids",
-    "entities",
-    "in_reply_to_user_id",
-    "lang",
-    "public_metrics",
-    "referenced_tweets",
-)
-USER_FIELDS = ("created_at", "description", "profile_image_url", "protected", "public_metrics", "verified")
 # The news.new payload (the activity documentation's list).
 NEWS_PAYLOAD_FIELDS = (
     "id",
@@ -156,13 +140,6 @@ def _deliverable(sub: Row) -> bool:
     )
 
 
-def _with_str_twins(metrics: dict[str, Any]) -> dict[str, Any]:
-    out = dict(metrics)
-    for name, value in metrics.items():
-        out[f"{name}_str"] = str(value)
-    return out
-
-
 class ActivityEvents:
     """Activity envelopes of one server's event log."""
 
@@ -179,8 +156,7 @@ class ActivityEvents:
         self._subscriptions = subscriptions
         self._aaa = aaa
         self._users = users
-        self._posts = posts
-        self._dms = dms
+        self.payloads = ActivityPayloads(aaa, users, posts, dms)
 
     async def matches(self, event: Row, keep: Callable[[Row], bool] | None = None) -> list[tuple[Row, bytes]]:
         """The subscriptions an event satisfies (those `keep` accepts), each with its envelope."""
@@ -188,6 +164,8 @@ class ActivityEvents:
         payload = jsonio.loads(event["payload"])
         if kind == "news.new":
             return await self._news_matches(event, payload, keep)
+        if kind == "oauth.revoke":
+            return await self._revoke_matches(event, payload, keep)
         user_id = None if event["user_id"] is None else int(event["user_id"])
         try:
             targets = routes(kind, payload, user_id)
@@ -213,7 +191,7 @@ class ActivityEvents:
             chosen = await self._seen_by_apps(kind, payload, chosen)
         if not chosen:
             return []
-        body, includes = await self._payload(kind, payload, event)
+        body, includes = await self.payloads.render(kind, payload, event)
         if body is None:
             return []
         text = text_of(body)
@@ -243,6 +221,21 @@ class ActivityEvents:
             for sub in subscriptions
             if sub["filter_keyword"] is None or keyword_matches(sub["filter_keyword"], text)
         ]
+
+    async def _revoke_matches(
+        self, event: Row, payload: dict[str, Any], keep: Callable[[Row], bool] | None
+    ) -> list[tuple[Row, bytes]]:
+        """A user's revocation of an app, for that app's `oauth.revoke` subscriptions (no filter)."""
+        app_id = int(payload["app_id"])
+        subscriptions = [
+            sub
+            for sub in await self._subscriptions.matching_no_user("oauth.revoke")
+            if int(sub["app_id"]) == app_id and (keep is None or keep(sub))
+        ]
+        if not subscriptions:
+            return []
+        body, _ = await self.payloads.render("oauth.revoke", payload, event)
+        return [(sub, envelope(sub, event, body or {}, None)) for sub in subscriptions]
 
     async def _seen_by_apps(
         self, kind: str, payload: dict[str, Any], chosen: dict[int, tuple[Row, int]]
@@ -277,93 +270,3 @@ class ActivityEvents:
             Outgoing(int(sub["webhook_id"]), f"xaa:{sub['id']}", body)
             for sub, body in await self.matches(event, _deliverable)
         ]
-
-    # ---- payloads -------------------------------------------------------------------------------
-
-    async def _user(self, user_id: int) -> dict[str, Any]:
-        row = await self._users.get(user_id)
-        if row is None:
-            return {"id": str(user_id)}
-        return render_user(row, USER_FIELDS, _CONTEXT)
-
-    async def _payload(
-        self, kind: str, payload: dict[str, Any], event: Row
-    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-        if kind == "post.create":
-            post = await self._posts.get(int(payload["post_id"]))
-            if post is None:
-                return None, None
-            data = render_post(post, POST_FIELDS, _CONTEXT)
-            if "public_metrics" in data:
-                data["public_metrics"] = _with_str_twins(data["public_metrics"])
-            return data, {"users": [await self._user(int(post["author_id"]))]}
-        if kind == "post.delete":
-            return {"id": str(payload["post_id"]), "author_id": str(payload["author_id"])}, None
-        if kind == "like.create":
-            created = int(event["created_at"])
-            return {
-                # A 32-hex id, stable per event so receivers can dedupe.
-                "id": hashlib.md5(str(event["id"]).encode()).hexdigest(),
-                "created_at": iso_ms(created),
-                "timestamp_ms": str(created),
-                "liked_tweet_id": str(payload["post_id"]),
-                "liked_tweet_author_id": str(payload["post_author_id"]),
-            }, None
-        if kind in _FOLLOW_LIKE or kind in _ACTOR_ONLY:
-            return {
-                "source": {"data": await self._user(int(payload["source_id"]))},
-                "target": {"data": await self._user(int(payload["target_id"]))},
-            }, None
-        if kind.startswith("profile.update."):
-            return {"before": payload.get("before"), "after": payload.get("after")}, None
-        if kind in ("spaces.start", "spaces.end"):
-            return {
-                "user": {"data": await self._user(int(payload["creator_id"]))},
-                "broadcast_id": str(payload["space_id"]),
-                "event_type": kind.replace(".", "_"),
-            }, None
-        if kind in ("dm.sent", "dm.received"):
-            return await self._dm_payload(payload, event), None
-        if kind in ("dm.read", "dm.indicate_typing"):
-            sender = int(payload["sender_id"])
-            item: dict[str, Any] = {
-                "created_timestamp": str(event["created_at"]),
-                "sender_id": str(sender),
-                "dm_conversation_id": payload["dm_conversation_id"],
-            }
-            key = "direct_message_indicate_typing_events"
-            if kind == "dm.read":
-                key = "direct_message_mark_read_events"
-                item["last_read_event_id"] = str(payload.get("last_read_event_id", ""))
-            return {key: [item], "users": {str(sender): {"data": await self._user(sender)}}}, None
-        return None, None
-
-    async def _dm_payload(self, payload: dict[str, Any], event: Row) -> dict[str, Any] | None:
-        row = await self._dms.event(int(payload["dm_event_id"]))
-        if row is None:
-            return None
-        sender = int(row["sender_id"]) if row["sender_id"] is not None else int(payload["sender_id"])
-        event_type = str(row["event_type"])
-        item: dict[str, Any] = {
-            "id": str(row["id"]),
-            "created_timestamp": str(row["created_at"]),
-            "dm_conversation_id": row["conversation_id"],
-        }
-        if event_type == "MessageCreate":
-            message: dict[str, Any] = {"text": row["text"] or ""}
-            message["entities"] = await legacy_dm_entities(self._users, row["entities"])
-            attachment = await legacy_dm_attachment(self._users, row["attachments"])
-            if attachment is not None:
-                message["attachment"] = attachment
-            created: dict[str, Any] = {"sender_id": str(sender), "message_data": message}
-            if event["kind"] == "dm.received" and event["user_id"] is not None:
-                created["target"] = {"recipient_id": str(event["user_id"])}
-            item.update(type="message_create", message_create=created)
-        else:
-            # Only membership changes list who joined or left.
-            item.update(
-                type="participants_join" if event_type == "ParticipantsJoin" else "participants_leave",
-                sender_id=str(sender),
-                participant_ids=[str(p) for p in jsonio.loads(row["participant_ids"] or "[]")],
-            )
-        return {"direct_message_events": [item], "users": {str(sender): {"data": await self._user(sender)}}}

@@ -48,7 +48,7 @@ PAGE_PARAMS = (
 async def send_to_participant(call: Call) -> dict[str, Any]:
     assert call.principal.user_id is not None
     data = await call.domain.dms.send_to_participant(
-        call.principal.user_id, call.params["participant_id"], call.body
+        call.principal.user_id, call.params["participant_id"], call.body, call.principal.app_id
     )
     return {"data": data}
 
@@ -56,13 +56,17 @@ async def send_to_participant(call: Call) -> dict[str, Any]:
 async def send_to_conversation(call: Call) -> dict[str, Any]:
     assert call.principal.user_id is not None
     conversation_id = call.params["dm_conversation_id"]
-    data = await call.domain.dms.send_to_conversation(call.principal.user_id, conversation_id, call.body)
+    data = await call.domain.dms.send_to_conversation(
+        call.principal.user_id, conversation_id, call.body, call.principal.app_id
+    )
     return {"data": data}
 
 
 async def create_group(call: Call) -> dict[str, Any]:
     assert call.principal.user_id is not None
-    return {"data": await call.domain.dms.create_group(call.principal.user_id, call.body)}
+    return {
+        "data": await call.domain.dms.create_group(call.principal.user_id, call.body, call.principal.app_id)
+    }
 
 
 # ---- reads --------------------------------------------------------------------------------------

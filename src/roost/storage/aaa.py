@@ -1,5 +1,5 @@
 """Reads the account-activity fan-out needs: subscriptions with their access levels, who a post
-mentions, and who blocks whom."""
+mentions, who blocks whom, an app's valid webhooks (revocations) and how a DM names its app."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from sqlalchemy import Select, bindparam, select
 
 from roost.storage import posts as post_rows
 from roost.storage.db import Database, Row
-from roost.storage.schema import aaa_subscriptions, blocks, webhooks
+from roost.storage.schema import aaa_subscriptions, apps, blocks, users, webhooks
 from roost.storage.statements import binds, in_params, sized
 
 _targets = (
@@ -18,6 +18,17 @@ _targets = (
     .select_from(aaa_subscriptions.join(webhooks, webhooks.c.id == aaa_subscriptions.c.webhook_id))
     .where(aaa_subscriptions.c.user_id == bindparam("user_id"), webhooks.c.valid == 1)
     .order_by(webhooks.c.id)
+)
+
+_valid_of_app = (
+    select(webhooks.c.id)
+    .where(webhooks.c.app_id == bindparam("app_id"), webhooks.c.valid == 1)
+    .order_by(webhooks.c.id)
+)
+_app = (
+    select(apps.c.id, apps.c.name, apps.c.callback_urls, users.c.username.label("owner_username"))
+    .select_from(apps.outerjoin(users, users.c.id == apps.c.owner_user_id))
+    .where(apps.c.id == bindparam("id"))
 )
 
 
@@ -36,6 +47,14 @@ class AaaStore:
         """Valid webhooks with an account-activity subscription for `user_id`: id, app_id and the
         subscription's access_level."""
         return await self._db.fetch_all(_targets, {"user_id": user_id})
+
+    async def valid_webhooks_of_app(self, app_id: int) -> list[Row]:
+        """The app's valid webhooks (id), oldest first."""
+        return await self._db.fetch_all(_valid_of_app, {"app_id": app_id})
+
+    async def app(self, app_id: int) -> Row | None:
+        """What a DM payload's `apps` map shows of an app: id, name, callback_urls, owner_username."""
+        return await self._db.fetch_one(_app, {"id": app_id})
 
     async def mentioned_user_ids(self, post_id: int) -> list[int]:
         return await post_rows.mentioned_user_ids(self._db, post_id)

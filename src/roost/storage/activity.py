@@ -54,7 +54,7 @@ def _matching(count: int) -> Select[Any]:
     )
 
 
-# Subscriptions that name no user (news.new), with their webhook's state.
+# Subscriptions that name no user (news.new, oauth.revoke), with their webhook's state.
 _matching_no_user = (
     select(subs, webhooks.c.valid.label("webhook_valid"), webhooks.c.app_id.label("webhook_app_id"))
     .select_from(subs.outerjoin(webhooks, webhooks.c.id == subs.c.webhook_id))

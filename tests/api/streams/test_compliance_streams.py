@@ -72,7 +72,7 @@ def test_profile_change_is_a_profile_modification(api: Api, server: LiveServer) 
     data = checked(USERS, finite(server, api, USERS, partition=str(partition_of(int(user["id"]), 4)), **span))
     mods = [d["user_profile_modification"] for d in data if "user_profile_modification" in d]
     assert [(m["user"], m["profile_field"], m["new_value"]) for m in mods] == [
-        ({"id": user["id"]}, "description", "new bio")
+        ({"id": user["id"]}, "profile.description", "new bio")
     ]
 
 

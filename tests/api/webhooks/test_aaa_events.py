@@ -3,24 +3,17 @@ loopback receiver, v1.1 payloads checked on arrival."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import json
 import re
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from tests.api.helpers import User, bearer, create_ok, new_user
-from tests.api.webhooks.helpers import delivery_rows
+from tests.api.webhooks.helpers import Hook, of
 from tests.support.client import Api
 from tests.support.receiver import Receiver
 from tests.support.server import LiveServer
 
-SIGNATURE_HEADER = "x-twitter-webhooks-signature"
 V1_TIME = re.compile(r"^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$")
 V1_USER_KEYS = {
     "id",
@@ -50,73 +43,6 @@ def server() -> Iterator[LiveServer]:
     live.start()
     yield live
     live.stop()
-
-
-class Hook:
-    """A webhook on the receiver, with its subscribed users and the envelopes it has received."""
-
-    def __init__(self, api: Api, receiver: Receiver) -> None:
-        self.api = api
-        self.receiver = receiver
-        response = api.post("/2/webhooks", json={"url": receiver.url()}, conform=False)
-        assert response.status_code == 200, response.text
-        self.id: str = response.json()["data"]["id"]
-        self.path = urlsplit(response.json()["data"]["url"]).path
-
-    def subscribe(self, user: User, access_level: str | None = None) -> None:
-        """Subscribe with OAuth 1.0a, at the app's level or the given one."""
-        token, secret = user["token"], user["secret"]
-        if access_level is not None:
-            issued = self.api.http.post(
-                "/_roost/tokens",
-                json={
-                    "consumer_key": self.api.creds["consumer_key"],
-                    "user_id": user["id"],
-                    "access_level": access_level,
-                },
-            )
-            assert issued.status_code == 201, issued.text
-            token, secret = issued.json()["access_token"], issued.json()["access_token_secret"]
-        path = f"/2/account_activity/webhooks/{self.id}/subscriptions/all"
-        headers = self.api.oauth1("POST", path, token=token, secret=secret)
-        response = self.api.post(path, auth="none", headers=headers, json={})
-        assert response.status_code == 200, response.text
-
-    def envelopes(self) -> list[dict[str, Any]]:
-        """Every envelope received so far, each one's signature verified."""
-        out = []
-        for post in self.receiver.received(self.path):
-            digest = hmac.new(self.receiver.secret.encode(), post["raw"], hashlib.sha256).digest()
-            expected = "sha256=" + base64.b64encode(digest).decode()
-            assert hmac.compare_digest(post["headers"][SIGNATURE_HEADER], expected)
-            out.append(json.loads(post["raw"]))
-        return out
-
-    def events_for(self, user: User) -> list[str]:
-        """The kind of each delivery row made for `user` (its `…_events` key), oldest first. Rows, not
-        envelopes: they are made per event in log order, while the POSTs may still be on their way."""
-        return [
-            key
-            for row in delivery_rows(self.api, self.id)
-            if row["for_user_id"] == user["id"]
-            for key in row["payload"]
-            if key.endswith("_events")
-        ]
-
-    def wait(
-        self, check: Callable[[dict[str, Any]], bool], count: int = 1, timeout: float = 6.0
-    ) -> list[Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            found = [envelope for envelope in self.envelopes() if check(envelope)]
-            if len(found) >= count or time.monotonic() > deadline:
-                assert len(found) >= count, f"expected {count} matching envelopes, got {self.envelopes()}"
-                return found
-            time.sleep(0.05)
-
-
-def of(user: User, key: str) -> Callable[[dict[str, Any]], bool]:
-    return lambda envelope: envelope.get("for_user_id") == user["id"] and key in envelope
 
 
 def check_v1_user(user: dict[str, Any], expected: User) -> None:
@@ -285,11 +211,13 @@ def test_follow_and_unfollow(api: Api, receiver: Receiver) -> None:
         conform=False,
     )
     assert response.status_code == 200, response.text
-    # The source's unfollow was made with any unfollow for the target: there was none.
-    hook.wait(lambda e: of(source, "follow_events")(e) and e["follow_events"][0]["type"] == "unfollow")
-    assert hook.events_for(target) == ["follow_events"]
-    to_target = [e for e in hook.envelopes() if e.get("for_user_id") == target["id"]]
-    assert [e["follow_events"][0]["type"] for e in to_target] == ["follow"]  # unfollow: source only
+    # Unfollows are "by user or of user" (the v2 introduction): both ends are told.
+    for user in (source, target):
+        [envelope] = hook.wait(
+            lambda e, user=user: of(user, "follow_events")(e) and e["follow_events"][0]["type"] == "unfollow"
+        )
+        check_v1_user(envelope["follow_events"][0]["target"], target)
+    assert hook.events_for(target) == ["follow_events", "follow_events"]
 
 
 def test_mute_and_unmute(api: Api, receiver: Receiver) -> None:
@@ -309,14 +237,14 @@ def test_mute_and_unmute(api: Api, receiver: Receiver) -> None:
         f"/2/users/{source['id']}/muting/{target['id']}", auth="none", headers=bearer(source), conform=False
     )
     assert response.status_code == 200, response.text
-    found = hook.wait(of(source, "mute_events"), count=2)
-    # Deliveries are concurrent: the two may arrive in either order.
-    by_type = {e["mute_events"][0]["type"]: e["mute_events"][0] for e in found}
-    assert sorted(by_type) == ["mute", "unmute"]
-    check_v1_user(by_type["mute"]["target"], target)
-    # Both of the source's rows are there, so are any of the target's: there are none.
-    assert hook.events_for(target) == []
-    assert not [e for e in hook.envelopes() if e.get("for_user_id") == target["id"]]
+    # Mutes and unmutes are "by user or of user" (the v2 introduction): the target is told too.
+    for user in (source, target):
+        found = hook.wait(of(user, "mute_events"), count=2)
+        # Deliveries are concurrent: the two may arrive in either order.
+        by_type = {e["mute_events"][0]["type"]: e["mute_events"][0] for e in found}
+        assert sorted(by_type) == ["mute", "unmute"]
+        check_v1_user(by_type["mute"]["target"], target)
+        check_v1_user(by_type["unmute"]["source"], source)
 
 
 def test_read_receipts_and_typing_reach_the_other_participant(api: Api, receiver: Receiver) -> None:
