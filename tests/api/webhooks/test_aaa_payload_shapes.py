@@ -412,3 +412,43 @@ def test_direct_message_typing_and_read(api: Api, hook: Hook, credentials: dict[
     assert_shape(receipt, READ)
     assert receipt["direct_message_mark_read_events"][0]["last_read_event_id"] == message["dm_event_id"]
     assert_shape(one(hook, sender, "direct_message_indicate_typing_events"), TYPING)
+
+
+USER_EVENT = {
+    "user_event": {
+        "revoke": {
+            "date_time": Text(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00"),
+            "target": {"app_id": DIGITS},
+            "source": {"user_id": DIGITS},
+        }
+    }
+}
+
+
+def subscribed_ids(api: Api, hook: Hook) -> list[str]:
+    listed = api.get(f"/2/account_activity/webhooks/{hook.id}/subscriptions/all/list", conform=False)
+    assert listed.status_code == 200, listed.text
+    return [item["user_id"] for item in listed.json()["data"]["subscriptions"]]
+
+
+def test_revoking_the_app_sends_user_event_and_ends_the_subscription(
+    api: Api, hook: Hook, credentials: dict[str, Any]
+) -> None:
+    user = new_user(api)
+    hook.subscribe(user)
+    assert user["id"] in subscribed_ids(api, hook)
+    # Revoking the OAuth 1.0a token leaves the OAuth 2.0 one: the app keeps its access.
+    path = "/1.1/oauth/invalidate_token"
+    headers = api.oauth1("POST", path, token=user["token"], secret=user["secret"])
+    assert api.http.post(path, headers=headers).status_code == 200
+    assert user["id"] in subscribed_ids(api, hook)
+    revoked = api.http.post(
+        "/2/oauth2/revoke",
+        data={"token": user["oauth2"]},
+        auth=(credentials["client_id"], credentials["client_secret"]),
+    )
+    assert revoked.status_code == 200, revoked.text
+    assert user["id"] not in subscribed_ids(api, hook)
+    [envelope] = hook.wait(lambda e: "user_event" in e)
+    assert_shape(envelope, USER_EVENT)
+    assert envelope["user_event"]["revoke"]["source"] == {"user_id": user["id"]}
