@@ -495,7 +495,7 @@ def test_urls_are_shortened(api: Api, make_user: Any) -> None:
             "end": 5 + len(short),
             "url": short,
             "expanded_url": long_url,
-            "display_url": "example.com/a/very/long…",
+            "display_url": "example.com/a/very/long/pa…",  # the host, 15 characters of the rest
         }
     ]
 

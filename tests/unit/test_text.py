@@ -284,7 +284,7 @@ class TestShortenUrls:
                 "end": 26,
                 "url": f"https://t.co/{code(1)}",
                 "expanded_url": "https://example.com/a/very/long/path?x=1",
-                "display_url": "example.com/a/very/long…",
+                "display_url": "example.com/a/very/long/pa…",
             },
             {
                 "start": 31,
@@ -298,11 +298,14 @@ class TestShortenUrls:
             assert new[ent["start"] : ent["end"]] == ent["url"]
 
     def test_display_url_truncation(self) -> None:
-        exact = "www.example.com/abcdefghijk"  # 23 characters once "www." goes
+        # The host, then at most 15 characters of the rest ("www." and the scheme go first).
+        exact = "www.example-with-a-long-host.com/abcdefghijklmn"
         _, [ent] = shorten_urls(f"https://{exact}", lambda u: code())
-        assert ent["display_url"] == "example.com/abcdefghijk"
-        _, [ent] = shorten_urls(f"https://{exact}l", lambda u: code())
-        assert ent["display_url"] == "example.com/abcdefghijk…"
+        assert ent["display_url"] == "example-with-a-long-host.com/abcdefghijklmn"
+        _, [ent] = shorten_urls(f"https://{exact}o", lambda u: code())
+        assert ent["display_url"] == "example-with-a-long-host.com/abcdefghijklmn…"
+        _, [ent] = shorten_urls("https://dev.to/twitterdev/understanding", lambda u: code())
+        assert ent["display_url"] == "dev.to/twitterdev/und…"
 
     def test_bare_domain_gets_http(self) -> None:
         new, [ent] = shorten_urls("example.com/page", lambda u: code())

@@ -29,7 +29,8 @@ MAX_WEIGHTED_LENGTH = 280
 URL_WEIGHT = 23  # every URL is charged as a t.co link: len("https://t.co/") + 10
 EMOJI_WEIGHT = 2
 SHORT_URL_PREFIX = "https://t.co/"
-DISPLAY_URL_MAX = 23
+# A link shows its host and at most this much of its path (every display in the samples).
+DISPLAY_PATH_MAX = 15
 ELLIPSIS = "…"
 
 # --- character weights ---------------------------------------------------------------------------
@@ -211,11 +212,15 @@ def _expanded_url(url: str) -> str:
     return url if _SCHEME_RE.match(url) else "http://" + url
 
 
-def _display_url(expanded_url: str) -> str:
+def display_url(expanded_url: str) -> str:
+    """How a link shows: no scheme, no `www.`, the host and the first 15 characters of the rest,
+    then "…" (`dev.to/twitterdev/und…`, `blog.twitter.com/2013/rich-phot…`)."""
     shown = _SCHEME_RE.sub("", expanded_url, count=1)
     if shown[:4].lower() == "www.":
         shown = shown[4:]
-    return shown[:DISPLAY_URL_MAX] + ELLIPSIS if len(shown) > DISPLAY_URL_MAX else shown
+    host, slash, rest = shown.partition("/")
+    rest = slash + rest
+    return host + rest[:DISPLAY_PATH_MAX] + ELLIPSIS if len(rest) > DISPLAY_PATH_MAX else shown
 
 
 def _url_entity(start: int, end: int, url: str, expanded_url: str) -> dict:
@@ -224,7 +229,7 @@ def _url_entity(start: int, end: int, url: str, expanded_url: str) -> dict:
         "end": end,
         "url": url,
         "expanded_url": expanded_url,
-        "display_url": _display_url(expanded_url),
+        "display_url": display_url(expanded_url),
     }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from roost.core import jsonio
 from roost.core.ids import snowflake_ms
 from roost.domain.posts import short_code
-from roost.domain.text import ELLIPSIS, SHORT_URL_PREFIX, find_urls
+from roost.domain.text import ELLIPSIS, SHORT_URL_PREFIX, display_url, find_urls
 from roost.storage.db import Row
 
 COMPAT_LIMIT = 140  # v1.1 compatibility mode: longer text is truncated and carried in extended_tweet
@@ -23,7 +23,6 @@ TCO_LENGTH = 23  # len("https://t.co/") + a 10-character code
 # the post itself (115 + 1 + 1 + 23 = 140 characters).
 SELF_LINK = "https://twitter.com/i/web/status/{}"
 PERMALINK = "https://twitter.com/{}/status/{}"
-DISPLAY_PATH = 15  # a generated link shows its host and the first 15 characters of its path
 EDIT_WINDOW_MS = 3_600_000
 DEFAULT_SOURCE = '<a href="https://mobile.twitter.com" rel="nofollow">Twitter Web App</a>'
 DEFAULT_IMAGE = "https://abs.twimg.com/sticky/default_profile_images/default_profile_normal.png"
@@ -201,15 +200,6 @@ def compat_cut(text: str, limit: int = COMPAT_LIMIT) -> str | None:
     return text[:cut].rstrip()
 
 
-def link_display(expanded_url: str) -> str:
-    """`display_url` of a link roost generates: host and the first 15 characters of the path, then
-    "…" (the samples' `twitter.com/i/web/status/1…`, `…/infinite_screa…`)."""
-    shown = expanded_url.split("://", 1)[-1]
-    host, slash, path = shown.partition("/")
-    path = slash + path
-    return host + path[:DISPLAY_PATH] + ELLIPSIS if len(path) > DISPLAY_PATH else shown
-
-
 def tco(expanded_url: str, seed: int) -> str:
     """The t.co link of a generated URL, as posts' links get theirs (stable per seed and URL)."""
     return SHORT_URL_PREFIX + short_code(seed, expanded_url)
@@ -222,7 +212,7 @@ def self_link(post_id: int, start: int, seed: int) -> dict[str, Any]:
     return {
         "url": url,
         "expanded_url": expanded,
-        "display_url": link_display(expanded),
+        "display_url": display_url(expanded),
         "indices": [start, start + len(url)],
     }
 
@@ -230,7 +220,7 @@ def self_link(post_id: int, start: int, seed: int) -> dict[str, Any]:
 def quoted_permalink(quoted_id: int, screen_name: str | None, seed: int) -> dict[str, str]:
     """`quoted_status_permalink` (data dictionary): the quoted post's link, kept out of the text."""
     expanded = PERMALINK.format(screen_name, quoted_id) if screen_name else SELF_LINK.format(quoted_id)
-    return {"url": tco(expanded, seed), "expanded": expanded, "display": link_display(expanded)}
+    return {"url": tco(expanded, seed), "expanded": expanded, "display": display_url(expanded)}
 
 
 # ---- statuses ---------------------------------------------------------------------------------
