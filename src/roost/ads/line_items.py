@@ -85,8 +85,11 @@ def _blank() -> dict[str, Any]:
 
 
 def presented(body: dict[str, Any], brand: str | None) -> dict[str, Any]:
-    """The API object: placements in the brand's spelling (stored in the real one)."""
+    """The API object: placements in the brand's spelling (stored in the real one). The
+    `audience_expansion` given is kept but not shown: it is a write parameter that no v12 answer
+    of the platform carries (docs/decisions.md)."""
     out = dict(body)
+    out.pop("audience_expansion", None)
     out["placements"] = brand_placements(body.get("placements") or [], brand)
     return out
 

@@ -72,6 +72,7 @@ def test_create_with_the_v12_shape_and_typed_echo(
         bid_amount_local_micro="320000",
         start_time="2026-12-01",
         entity_status="PAUSED",
+        audience_expansion="EXPANDED",
     )
     assert response.status_code == 200, response.text
     body = response.json()
@@ -85,6 +86,7 @@ def test_create_with_the_v12_shape_and_typed_echo(
         "bid_amount_local_micro": 320000,
         "start_time": "2026-12-01T00:00:00Z",
         "entity_status": "PAUSED",
+        "audience_expansion": "EXPANDED",
     }
     item = body["data"]
     assert list(item)[:3] == ["id", "campaign_id", "funding_instrument_id"]
@@ -100,6 +102,9 @@ def test_create_with_the_v12_shape_and_typed_echo(
     assert item["standard_delivery"] is None  # campaign-level budgets
     assert item["deleted"] is False
     assert "account_id" not in item and "bid_type" not in item
+    # A write parameter no v12 answer carries (the reference's examples).
+    assert "audience_expansion" not in item
+    assert "audience_expansion" not in sandbox.get(_path(account, f"/{item['id']}")).json()["data"]
 
 
 def test_objective_defaults(sandbox: AdsClient, account: dict[str, Any]) -> None:
