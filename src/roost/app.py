@@ -13,6 +13,8 @@ from roost.ads.pipeline import AdsPipeline
 from roost.config import Settings
 from roost.control.admin import CONTROL_PREFIX, admitted, refuse
 from roost.control.ads import ads_routes
+from roost.control.ads_stats_files import ads_stats_file_routes
+from roost.control.broadcasts import broadcast_routes  # issue 22: ending a broadcast
 from roost.control.community import community_routes
 from roost.control.console import console_routes
 from roost.control.deliveries import delivery_routes
@@ -70,6 +72,8 @@ ROUTES: tuple[tuple[str, str], ...] = (
     ("/_roost", PAGES),  # the control plane
     ("/storage/", PAGES),  # compliance jobs' pre-signed upload and download URLs (issue 15)
     ("/media/", MEDIA),  # the bytes of uploaded media (`platform/media_files.py`)
+    ("/advertiser-api-async-analytics/", PAGES),  # async analytics result files (issue 23)
+    ("/sandbox/advertiser-api-async-analytics/", PAGES),
 )
 
 
@@ -155,9 +159,11 @@ class RoostApp:
                 *delivery_routes(server.domain.deliveries),
                 *social_routes(state),
                 *space_routes(state),  # issue 15: Spaces and account standing,
+                *broadcast_routes(state),  # issue 22: a broadcast's end
                 *compliance_storage_routes(server.domain.compliance),  # and the compliance jobs' URLs
                 *community_routes(state),
                 *ads_routes(server.ads),
+                *ads_stats_file_routes(server.ads),  # issue 23: async analytics result files
                 *request_routes(journal),  # issue 17: the request journal,
                 *fault_routes(faults),  # and fault rules
                 # Metrics, usage and cost, the access log, rate-limit windows (issue 17):
@@ -203,6 +209,12 @@ class RoostApp:
         await ledger.flush()  # the credit left, read before the first request
         ledger.start()
         state.workers.append(ledger)
+        publisher = server.ads.publisher  # issue 23: scheduled posts published by the roost clock
+        publisher.start()
+        state.workers.append(publisher)
+        broadcast_clock = server.domain.broadcast_clock  # issue 22: broadcasts start and end on the clock
+        broadcast_clock.start()
+        state.workers.append(broadcast_clock)
         windows = server.domain.shared_windows  # PostgreSQL: rate-limit windows counted with the others
         if windows is not None:
             windows.start()
@@ -226,6 +238,8 @@ class RoostApp:
                 if self.server.domain.shared_windows is not None:
                     await self.server.domain.shared_windows.stop()
                 await self.server.domain.ledger.stop()  # writes the counts of its last second
+                await self.server.domain.broadcast_clock.stop()
+                await self.server.ads.publisher.stop()  # issue 23
             if self.dispatcher is not None:
                 await self.dispatcher.stop()
                 self.dispatcher = None

@@ -11,14 +11,22 @@ from dataclasses import dataclass
 
 from roost.ads.account_settings import AccountSettings
 from roost.ads.accounts import Accounts
+from roost.ads.ads_posts import AdsPosts  # issue 23: creatives
+from roost.ads.app_lists import AppLists
 from roost.ads.batch import Batches
 from roost.ads.campaigns import Campaigns
+from roost.ads.cards import Cards
+from roost.ads.custom_audiences import CustomAudiences
 from roost.ads.domain import AdsDomain
 from roost.ads.entities import Entities
 from roost.ads.line_items import LineItems
 from roost.ads.management import Management
+from roost.ads.media_library import MediaLibrary
+from roost.ads.planned_posts import PlannedPosts, ScheduledPublisher
 from roost.ads.promoted import Promoted
 from roost.ads.recommendations import Recommendations
+from roost.ads.stats import Stats
+from roost.ads.stats_jobs import StatsJobs
 from roost.ads.targeting import Resolver
 from roost.ads.targeting_criteria import Targeting
 from roost.ads.targeting_suggestions import Suggestions
@@ -39,6 +47,11 @@ from roost.domain.activity import ActivityService
 from roost.domain.analytics import Analytics
 from roost.domain.articles import Articles
 from roost.domain.bookmarks import Bookmarks
+from roost.domain.broadcasts import BroadcastClock, Broadcasts  # issue 22
+from roost.domain.chat import ChatService  # issue 22, encrypted chat
+from roost.domain.chat_keys import ChatKeys
+from roost.domain.chat_media import ChatMedia
+from roost.domain.chat_objects import CHAT_EXPANSIONS, CHAT_KINDS
 from roost.domain.communities import Communities
 from roost.domain.community_objects import COMMUNITY_EXPANSIONS, COMMUNITY_KINDS
 from roost.domain.compliance import ComplianceJobs
@@ -105,6 +118,7 @@ from roost.events.xaa import ActivityEvents
 from roost.storage.aaa import AaaStore
 from roost.storage.activity import ActivityStore
 from roost.storage.ads import AdsStore
+from roost.storage.ads_stats import AdsStatsStore
 from roost.storage.analytics import AnalyticsStore
 from roost.storage.apps import AppStore
 from roost.storage.bookmarks import BookmarkStore
@@ -226,6 +240,13 @@ class Domain:
     console_data: ConsoleData
     console: ConsoleAdmin
     console_tap: EventTap
+    # Issue 22, scheduled broadcasts and their chat, and the worker that starts and ends them:
+    broadcasts: Broadcasts
+    broadcast_clock: BroadcastClock
+    # Issue 22, encrypted chat: public keys, conversations and messages, encrypted media:
+    chat_keys: ChatKeys
+    chat: ChatService
+    chat_media: ChatMedia
 
 
 @dataclass(slots=True)
@@ -255,6 +276,7 @@ def fields_engine() -> FieldsEngine:
             *COMPLIANCE_KINDS,
             *MEDIA_OBJECT_KINDS,
             *COMMUNITY_KINDS,
+            *CHAT_KINDS,
         ),
         {
             **EXPANSIONS,
@@ -264,6 +286,7 @@ def fields_engine() -> FieldsEngine:
             **SPACE_EXPANSIONS,
             **MEDIA_OBJECT_EXPANSIONS,
             **COMMUNITY_EXPANSIONS,
+            **CHAT_EXPANSIONS,
         },
     )
 
@@ -355,6 +378,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
     post_service = PostService(db, clock, ids, url_seed=settings.seed, media=media_uploads)
     shared_settings = SharedSettings(db, clock, settings)  # issue 16; snapshots refresh it too
     revocations = Revocations(clock, ids)  # a user's last token of an app revoked (issue 21)
+    broadcasts = Broadcasts(db, clock, ids, tokens)  # issue 22
     domain = Domain(
         lookup=lookup,
         posts=post_service,
@@ -422,6 +446,11 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         console_data=ConsoleData(ConsoleStore(db), posts, users),
         console=ConsoleAdmin(db, clock, apps, ConsoleStore(db), authenticator, webhooks, revocations),
         console_tap=EventTap(EventLog(db, stores.events, ActivityStore(db), clock)),
+        broadcasts=broadcasts,  # issue 22
+        broadcast_clock=BroadcastClock(broadcasts),
+        chat_keys=ChatKeys(db, clock),  # issue 22, encrypted chat
+        chat=ChatService(db, clock, ids),
+        chat_media=ChatMedia(db, clock, media_uploads),
     )
     demo = DemoSeed(
         enabled=settings.demo,
@@ -433,7 +462,7 @@ def assemble(settings: Settings, db: Database, clock: Clock | None = None) -> Se
         maintenance=maintenance,
         ads=_demo_ads(stores),
     )
-    ads = ads_domain(settings, db, stores)
+    ads = ads_domain(settings, db, stores, post_service)
     id_slot = IdSlot(LeaseStore(db), stores.ids)
     return Server(settings, stores, stages, engine, domain, ads, demo, events.dispatcher, id_slot)
 
@@ -447,14 +476,20 @@ def _demo_ads(stores: Stores) -> AdsSeed:
     return seed
 
 
-def ads_domain(settings: Settings, db: Database, stores: Stores) -> AdsDomain:
+def ads_domain(settings: Settings, db: Database, stores: Stores, posts: PostService) -> AdsDomain:
     """The ads rule layer: one store, one entity lifecycle, and a service per resource family."""
     store, users, clock = stores.ads, stores.users, stores.clock
     entities = Entities(store, stores.ids)
+    # Issue 23, creatives: ads posts are made by the platform's post service (`posts`).
+    media_library = MediaLibrary(db, store, entities)
+    cards = Cards(db, store, entities, media_library, stores.ids)
+    ads_posts = AdsPosts(db, store, entities, cards, media_library, posts, stores.posts, users)
+    planned_posts = PlannedPosts(db, store, entities, ads_posts, stores.ids)
     accounts = Accounts(db, store, entities)
     campaigns = Campaigns(db, store, entities)
     line_items = LineItems(db, store, entities, settings.brand)
     targeting = Targeting(db, store, entities, Resolver(store, users))
+    stats = Stats(store, AdsStatsStore(db), Resolver(store, users))  # issue 23: analytics
     return AdsDomain(
         entities=entities,
         accounts=accounts,
@@ -468,4 +503,13 @@ def ads_domain(settings: Settings, db: Database, stores: Stores) -> AdsDomain:
         recommendations=Recommendations(store),
         batches=Batches(db, campaigns, line_items, targeting),
         management=Management(db, store, entities, accounts, users, clock),
+        audiences=CustomAudiences(db, store, entities),
+        app_lists=AppLists(db, store, entities),
+        stats=stats,
+        stats_jobs=StatsJobs(db, store, stats, stores.ids, clock, settings.base_url),
+        cards=cards,
+        media_library=media_library,
+        planned_posts=planned_posts,
+        ads_posts=ads_posts,
+        publisher=ScheduledPublisher(planned_posts, clock),
     )

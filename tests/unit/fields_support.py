@@ -56,6 +56,8 @@ def post(
         "possibly_sensitive": 0,
         "reply_settings": "everyone",
         "source": None,
+        "nullcast": 0,
+        "card_uri": None,
         "community_id": None,
         "share_with_followers": 0,
         "paid_partnership": 0,

@@ -85,3 +85,14 @@ def test_event_types_with_text_take_a_keyword() -> None:
     assert all(carries_text(event_type) for event_type in with_text)
     without = ("post.delete", "like.create", "follow.follow", "dm.read", "profile.update.bio")
     assert not any(carries_text(event_type) for event_type in without)
+
+
+def test_chat_routes() -> None:
+    message = {"sender_id": "1", "recipient_ids": ["2", "3"]}
+    assert routes("chat.message", message, 1) == [
+        (("chat.sent",), 1, "outbound"),
+        (("chat.received",), 2, "inbound"),
+        (("chat.received",), 3, "inbound"),
+    ]
+    join = {"sender_id": "1", "member_id": "4"}
+    assert routes("chat.conversation_join", join, 4) == [(("chat.conversation_join",), 4, "inbound")]

@@ -62,13 +62,16 @@ class Entities:
         user_id: int | None,
         parent_id: str | None = None,
         funding_instrument_id: str | None = None,
+        ident: str | None = None,
     ) -> dict[str, Any]:
-        """Store a new entity; returns its API object."""
-        sequence = await self._store.next_sequence(tx, kind)
+        """Store a new entity; returns its API object. `ident`: an id the kind takes elsewhere (the
+        snowflake ids of cards and draft and scheduled posts) instead of one from its sequence."""
+        if ident is None:
+            ident = entity_id(kind, await self._store.next_sequence(tx, kind))
         stamp = format_time(now_ms)
         body = _ordered(
             {
-                "id": entity_id(kind, sequence),
+                "id": ident,
                 **attributes,
                 "created_at": stamp,
                 "updated_at": stamp,

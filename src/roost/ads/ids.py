@@ -19,6 +19,21 @@ ID_OFFSETS = {
     "account_app": 36**4 * 22,
     "tracking_tag": 36**4 * 23,
     "line_item_curated_category": 36**4 * 24,
+    # Audiences and apps (issue 23): offsets below the campaigns', clear of every other kind's.
+    "custom_audience": 36**4 * 2 + 36**3 * 9,
+    "custom_audience_permission": 36**2 * 30,
+    "app_list": 36**4 * 5 + 36**3 * 3,
+    "line_item_app": 36**4 * 6 + 36**3 * 21,
+    "custom_audience_members": 36**6 * 3,  # hidden: never served
+    "custom_audience_share": 36**6 * 4,  # hidden: never served
+    # Creatives (issue 23); cards and draft and scheduled posts take snowflake ids instead.
+    "media_library": 36**5 * 6,  # hidden: items are named by their media key
+    "account_media": 36**5 * 7,
+    "media_creative": 36**5 * 8,
+    "poll_card": 36**5 * 9,
+    "image_conversation_card": 36**5 * 10,
+    "video_conversation_card": 36**5 * 11,
+    "tweet_name": 36**5 * 12,  # hidden: never served
 }
 
 

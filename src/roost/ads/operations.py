@@ -15,6 +15,7 @@ ACCOUNT_LIST = "account_list"  # GET accounts
 CATALOG = "catalog"  # targeting option catalogs: 400 per 15 minutes
 TV_CATALOG = "tv_catalog"  # tv_markets and tv_shows: 2,000 per 15 minutes
 GLOBAL_READ = "global_read"  # reference data without an account: 5 per 15 minutes per endpoint
+ANALYTICS = "analytics"  # synchronous stats and active entities: 250 per 15 minutes per user
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class AdsOperation:
     paginated: bool = False  # `next_cursor` is part of the envelope
     status: int = 200
     summary: str = ""
+    max_body: int | None = None  # a body cap above the server's (custom audience users: 5,000,000)
 
     @property
     def account_scoped(self) -> bool:

@@ -22,6 +22,7 @@ class AdsResult:
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. `data_type`
     status: int | None = None
     request: Any = None  # replaces `{"params": echo}` (batch responses echo each item)
+    without_data: bool = False  # answers with no `data` at all (a draft post's preview)
 
 
 def encode_cursor(offset: int) -> str:

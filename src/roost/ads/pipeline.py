@@ -20,6 +20,7 @@ from roost.ads.domain import AdsDomain
 from roost.ads.operations import (
     ACCOUNT_LIST,
     ACCOUNT_READ,
+    ANALYTICS,
     CATALOG,
     ENTITY_READ,
     GLOBAL_READ,
@@ -36,7 +37,7 @@ from roost.core.ratelimit import Window
 from roost.core.records import Row
 from roost.core.router import Router
 from roost.core.stages import Outcome, Skeleton, Stages, form_pairs
-from roost.core.wire import RawHeaders, Scope, encode_headers, parse_query, window_headers
+from roost.core.wire import RawHeaders, Receive, Scope, encode_headers, parse_query, read_body, window_headers
 
 JSON = "application/json; charset=utf-8"
 CURRENT_VERSION = "12"
@@ -52,6 +53,7 @@ CATEGORY_LIMITS: dict[str, tuple[int, int]] = {
     CATALOG: (400, 900),
     TV_CATALOG: (2_000, 900),
     GLOBAL_READ: (5, 900),
+    ANALYTICS: (250, 900),
 }
 TOTAL_COUNT_LIMIT = (200, 900)
 WRITE_ROLES = ("ACCOUNT_ADMIN", "AD_MANAGER")
@@ -154,6 +156,10 @@ class AdsPipeline(Skeleton[AdsRoute]):
         status, payload = self._envelope(op, call, result)
         return status, payload, JSON, route.headers
 
+    async def read_body(self, route: AdsRoute, receive: Receive, headers: dict[str, str]) -> bytes:
+        """The body under the server's cap, or the larger one an operation takes (audience users)."""
+        return await read_body(receive, headers, route.op.max_body or self._max_body)
+
     def operation(self, route: AdsRoute) -> str:
         return route.op.operation_id
 
@@ -250,7 +256,8 @@ class AdsPipeline(Skeleton[AdsRoute]):
             payload["next_cursor"] = result.next_cursor
         if result.total_count is not None:
             payload["total_count"] = result.total_count
-        payload["data"] = result.data
+        if not result.without_data:
+            payload["data"] = result.data
         return result.status or op.status, payload
 
 

@@ -3,7 +3,8 @@
 Promoting a post of someone other than the account's FULL promotable user needs that author's
 permission, which the platform records as a RETWEETS_ONLY promotable user of the account; the
 association then promotes a new repost of it by the FULL user (the platform's nullcast repost), and
-its `tweet_id` is the repost's id. roost has no nullcast flag, so the repost is an ordinary repost row.
+its `tweet_id` is the repost's id. The repost stays an ordinary (public) repost row, as it was before
+posts had a nullcast flag (issue 23).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from roost.ads.actor import Actor
 from roost.ads.entities import Entities
 from roost.ads.line_items import full_promotable_user
 from roost.ads.paging import AdsResult
-from roost.ads.params import format_time, parse_time
+from roost.ads.params import parse_time
 from roost.core.ids import SnowflakeGenerator
 from roost.core.records import Row
 from roost.storage import posts as post_rows
@@ -26,9 +27,8 @@ from roost.storage.posts import PostStore
 from roost.storage.users import UserStore
 
 MAX_TWEETS = 50
-# A scheduled post roost does not hold goes out this long after the association, unless the
-# request names its `scheduled_at`.
-DEFAULT_SCHEDULE_DELAY_MS = 24 * 3600 * 1000
+# The scheduled post's time, kept on the association (the scheduled post moves it along) so that
+# deleting the association can be refused once the post has gone out.
 _HIDDEN = ("scheduled_at",)
 # kind -> the list filter naming associations by id
 ID_FILTERS = {
@@ -244,13 +244,21 @@ class Promoted:
     # ---- scheduled promoted tweets ----------------------------------------------------------
 
     async def schedule_tweet(
-        self, actor: Actor, line_item_id: str, scheduled_tweet_id: int, scheduled_at_ms: int | None
+        self, actor: Actor, line_item_id: str, scheduled_tweet_id: int
     ) -> dict[str, Any]:
         async with self._db.transaction() as tx:
             line_item = await self._line_item(tx, actor.account_id, line_item_id)
-            when = (
-                scheduled_at_ms if scheduled_at_ms is not None else actor.now_ms + DEFAULT_SCHEDULE_DELAY_MS
+            scheduled = await self._entities.load(
+                "scheduled_tweet",
+                actor.account_id,
+                str(scheduled_tweet_id),
+                parameter="scheduled_tweet_id",
+                reader=tx,
             )
+            if scheduled["body"]["scheduled_status"] != "SCHEDULED":
+                raise errors.invalid_parameter(
+                    "scheduled_tweet_id", f"Scheduled Tweet {scheduled_tweet_id} is no longer scheduled"
+                )
             body = await self._entities.create(
                 tx,
                 "scheduled_promoted_tweet",
@@ -259,7 +267,7 @@ class Promoted:
                     "line_item_id": line_item["id"],
                     "scheduled_tweet_id": str(scheduled_tweet_id),
                     "tweet_id": None,  # set once the scheduled post goes out
-                    "scheduled_at": format_time(when),
+                    "scheduled_at": scheduled["body"]["scheduled_at"],
                 },
                 now_ms=actor.now_ms,
                 user_id=actor.user_id,

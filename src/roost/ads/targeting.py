@@ -13,10 +13,10 @@ Choices where the platform leaves room, kept in one place:
   NETWORK_ACTIVATION_DURATION only LT / GTE; every other type only EQ.
 - Re-posting a criterion the line item already has returns the existing one instead of a twin; the
   same value with the other operator is refused.
-- roost has no audiences API, so CUSTOM_AUDIENCE values come from the small built-in list
-  `AUDIENCES` (shared by every account): any other id is TAILORED_AUDIENCE_NOT_FOUND, and the list
-  holds one audience that is not targetable (too small) to show that rule.
-- APP_LIST values are app-list ids roost cannot look up; any id of 1-20 letters and digits is taken.
+- CUSTOM_AUDIENCE / CUSTOM_AUDIENCE_EXPANDED values are the account's own custom audiences or ones
+  shared with it (custom_audiences.py): any other id is TAILORED_AUDIENCE_NOT_FOUND, and one not yet
+  targetable (too small) is INVALID_PARAMETER.
+- APP_LIST values are the account's app lists (app_lists.py); any other id is INVALID_PARAMETER.
 - LIVE_TV_EVENT has no catalog in roost, so no value is valid.
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 
 from roost.ads import catalog, errors
 from roost.storage.ads import AdsStore, EntityQuery
-from roost.storage.db import Executor
+from roost.storage.db import Executor, Row
 from roost.storage.users import UserStore
 
 KEYWORD_TYPES = ("BROAD_KEYWORD", "EXACT_KEYWORD", "PHRASE_KEYWORD", "UNORDERED_KEYWORD")
@@ -79,24 +79,8 @@ _LOCATION_TYPE = {
 }  # fmt: skip
 _PLATFORM_OS = {"0": "iOS", "1": "Android"}
 _KEYWORD_MAX = 255
-_APP_LIST = re.compile(r"[0-9a-z]{1,20}")
 _USER_ID = re.compile(r"[0-9]{1,19}")
 _MAX_ID = 2**63 - 1
-
-
-@dataclass(frozen=True)
-class Audience:
-    name: str
-    size: int
-    targetable: bool
-
-
-# The built-in custom audiences (see the module docstring).
-AUDIENCES: dict[str, Audience] = {
-    "1nmr7x": Audience("Newsletter subscribers", 2_400_000, True),
-    "1nmr80": Audience("Website visitors (30 days)", 860_000, True),
-    "1nmr83": Audience("Lapsed customers (too small)", 80, False),
-}
 
 
 @dataclass
@@ -212,7 +196,7 @@ class Resolver:
                 )
             return made(value, value)
         if targeting_type in AUDIENCE_TYPES:
-            return _audience(value, made)
+            return await self._audience(account_id, value, made, reader)
         if targeting_type in _USER_TYPES:
             return await self._user(account_id, targeting_type, value, made, reader)
         if targeting_type in ("CAMPAIGN_ENGAGEMENT", "CAMPAIGN_ENGAGEMENT_LOOKALIKE"):
@@ -235,10 +219,44 @@ class Resolver:
                 raise _invalid_value(targeting_type, value)
             return made("true", "WiFi-Only")
         if targeting_type == "APP_LIST":
-            if _APP_LIST.fullmatch(value.lower()) is None:
-                raise _invalid_value(targeting_type, value)
+            app_list = await self._store.entity(value.lower(), reader)
+            if not _live_in(app_list, "app_list", account_id):
+                raise errors.bad_request(
+                    "INVALID_PARAMETER",
+                    f"App list {value} was not found for Account {account_id}",
+                    "targeting_value",
+                )
             return made(value.lower(), "App list exclusion")
         raise _invalid_value(targeting_type, value)  # LIVE_TV_EVENT: no catalog of live events
+
+    async def _audience(self, account_id: str, value: str, made: Made, reader: Executor | None) -> Resolved:
+        """The account's own custom audience or one shared with it, targetable."""
+        row = await self._store.entity(value.lower(), reader)
+        if row is None or not await self._audience_reachable(row, account_id, reader):
+            raise errors.AdsError(
+                404,
+                [
+                    errors.item(
+                        "TAILORED_AUDIENCE_NOT_FOUND",
+                        f"Custom audience {value} was not found",
+                        "targeting_value",
+                    )
+                ],
+            )
+        audience = row["body"]
+        if not audience.get("targetable"):
+            raise errors.bad_request(
+                "INVALID_PARAMETER", f"Custom audience {value} is not targetable", "targeting_value"
+            )
+        return made(audience["id"], "Custom audience targeting", entry={"size": audience["audience_size"]})
+
+    async def _audience_reachable(self, row: Row, account_id: str, reader: Executor | None) -> bool:
+        if row["kind"] != "custom_audience" or row["deleted"]:
+            return False
+        if row["account_id"] == account_id:
+            return True
+        shared = EntityQuery("custom_audience_share", account_id, parent_ids=[row["id"]])
+        return bool((await self._store.entities(shared, reader))[0])
 
     async def _user(
         self, account_id: str, targeting_type: str, value: str, made: Made, reader: Executor | None
@@ -272,22 +290,8 @@ def _iab(value: str, made: Made) -> Resolved:
     return made(entry["id"], entry["name"], entry=entry)
 
 
-def _audience(value: str, made: Made) -> Resolved:
-    audience = AUDIENCES.get(value.lower())
-    if audience is None:
-        raise errors.AdsError(
-            404,
-            [
-                errors.item(
-                    "TAILORED_AUDIENCE_NOT_FOUND", f"Custom audience {value} was not found", "targeting_value"
-                )
-            ],
-        )
-    if not audience.targetable:
-        raise errors.bad_request(
-            "INVALID_PARAMETER", f"Custom audience {value} is not targetable", "targeting_value"
-        )
-    return made(value.lower(), "Custom audience targeting", entry={"size": audience.size})
+def _live_in(row: Row | None, kind: str, account_id: str) -> bool:
+    return row is not None and row["kind"] == kind and row["account_id"] == account_id and not row["deleted"]
 
 
 # ---- the line item's other criteria -----------------------------------------------------------

@@ -380,6 +380,8 @@ def _post_row(
         "impression_count": likes * rng.randint(20, 120) + rng.randint(5, 400),
         "deleted_at": None,
         "reply_hidden": 0,
+        "nullcast": 0,
+        "card_uri": None,
     }
     row.update(document_columns(row))  # the search document, as `insert_post` writes it
     return row, mentioned

@@ -68,9 +68,16 @@ SPEC_EVENT_TYPES = (
 )
 # The product description's names for the badge updates; accepted next to the `*_badge` ones.
 SEED_EVENT_TYPES = ("profile.update.verified", "profile.update.affiliate")
-# Listed by the docs repository, not by 2.167: a repost made by the filter's user (issue 14), and a
-# user's revocation of the app (the event-payloads page), which takes an empty filter.
-DOCS_EVENT_TYPES = ("post.repost.create", "oauth.revoke")
+# Listed by the docs repository, not by 2.167: a repost made by the filter's user (issue 14), a
+# user's revocation of the app (the event-payloads page), which takes an empty filter, and a user's
+# broadcasts starting and ending and the chat they receive in them (issue 22).
+DOCS_EVENT_TYPES = (
+    "post.repost.create",
+    "oauth.revoke",
+    "broadcast.start",
+    "broadcast.end",
+    "broadcast.chat",
+)
 NO_FILTER_EVENT_TYPES = ("oauth.revoke",)
 EVENT_TYPES = SPEC_EVENT_TYPES + SEED_EVENT_TYPES + DOCS_EVENT_TYPES
 _EVENT_TYPE_SET = frozenset(EVENT_TYPES)
@@ -113,10 +120,14 @@ PRIVATE_SCOPES = {
     "like.": "like.read",
     "mute.": "mute.read",
     "block.": "block.read",
+    # One event of a family, not the family: a broadcast's start and end are public (issue 22).
+    "broadcast.chat": "broadcast.read",
 }
 # Families whose filter.user_id must be the caller: the spec's actor-only mute/block, and DMs (a
 # conversation is visible to its participants only).
 OWN_USER_PREFIXES = ("mute.", "block.", "dm.", "chat.")
+# A broadcast's chat goes to its owner, and `broadcast.read` reads the caller's own broadcasts only.
+OWN_USER_EVENT_TYPES = ("broadcast.chat",)
 
 # Event families that show what a user does (likes of and by them; who follows them and whom they
 # follow): a protected user's are for those who may see the user (themselves and their followers).
@@ -294,7 +305,7 @@ class ActivityService:
 
     def _authorise(self, principal: Principal, event_type: str, user_id: int | None) -> None:
         family = _family(event_type)
-        scope = PRIVATE_SCOPES.get(family)
+        scope = PRIVATE_SCOPES.get(event_type) or PRIVATE_SCOPES.get(family)
         if principal.kind == "oauth2":
             needed = scope or "tweet.read"
             if needed not in principal.scopes:
@@ -304,7 +315,8 @@ class ActivityService:
                 raise errors.unsupported_authentication("app", ("oauth1", "oauth2"))
             if scope == "dm.read" and principal.access_level != DM_LEVEL:
                 raise errors.coded(403, 93)
-        if family in OWN_USER_PREFIXES and user_id != principal.user_id:
+        own = family in OWN_USER_PREFIXES or event_type in OWN_USER_EVENT_TYPES
+        if own and user_id != principal.user_id:
             raise errors.forbidden(
                 f"{event_type} subscriptions may only filter on the authenticated user "
                 f"(filter.user_id must be {principal.user_id})."

@@ -29,6 +29,9 @@ NOT_FOUND = "BadRequest: Not found"
 SIZE_MISMATCH = "Segments do not add up to provided total file size."
 UNRECOGNIZED = "media type unrecognized."
 DM_MAX_AGE_MS = 86_400_000
+# X Chat's uploads are ciphertext: no media type to check, never a post's or a DM's media.
+ENCRYPTED_TYPE = "application/octet-stream"
+ENCRYPTED_CATEGORY = "chat_encrypted"
 PENDING_S = 1  # seconds a processed upload waits before processing starts
 ONE_SHOT_SEGMENT = 1024 * 1024  # a one-shot upload is stored in segments of this size
 # A video's preview: the platform makes one from a frame; roost answers a 1×1 grey PNG.
@@ -220,6 +223,55 @@ class MediaUploads:
             row = await self._complete(tx, row, now)
         return self._info(row, now)
 
+    async def initialize_encrypted(self, user_id: int, total_bytes: int, limit: int) -> dict[str, Any]:
+        """A session for an encrypted chat upload: the same segments, no type (the bytes are ciphertext)."""
+        if total_bytes > limit:
+            raise too_large(limit)
+        now = self._clock.now_ms()
+        media_id = self._ids.next_id()
+        expires_at = now + rules.EXPIRES_AFTER_S * 1000
+        row = {
+            **dict.fromkeys(("additional_owners", "finalized_at", "failure", "width", "height", "used_at")),
+            **dict.fromkeys(("alt_text", "subtitles")),
+            "id": media_id,
+            "media_key": f"0_{media_id}",
+            "owner_id": user_id,
+            "shared": 0,
+            "media_type": ENCRYPTED_TYPE,
+            "category": ENCRYPTED_CATEGORY,
+            "processed": 0,
+            "total_bytes": total_bytes,
+            "state": "uploading",
+            "created_at": now,
+            "expires_at": expires_at,
+        }
+        async with self._db.transaction() as tx:
+            await upload_rows.insert_upload(tx, row)
+        return {"id": media_id, "expires_at": expires_at // 1000}
+
+    async def finalize_encrypted(self, user_id: int, media_id: int, parts: int) -> None:
+        """FINALIZE of an encrypted upload: `parts` segments adding up to the declared size; kept (a
+        message may name it any time later)."""
+        now = self._clock.now_ms()
+        async with self._db.transaction() as tx:
+            row = await self._session(tx, user_id, media_id, now)
+            if row["state"] != "uploading":
+                raise errors.media_refused("BadRequest: Media id is already finalized.")
+            count, last, size = await upload_rows.segment_totals(tx, media_id)
+            if count != parts or count != last + 1 or size != row["total_bytes"]:
+                raise errors.media_refused(SIZE_MISMATCH)
+            await upload_rows.finalize(
+                tx,
+                media_id,
+                {
+                    "state": "finalized",
+                    "finalized_at": now,
+                    "expires_at": row["expires_at"],
+                    **dict.fromkeys(("failure", "width", "height")),
+                },
+            )
+            await upload_rows.mark_used(tx, media_id, now)
+
     # ---- metadata ---------------------------------------------------------------------------
 
     async def set_alt_text(self, user_id: int, media_id: int, text: str | None) -> None:
@@ -286,6 +338,8 @@ class MediaUploads:
         row = await upload_rows.upload_tx(tx, media_id)
         if row is None:
             return None
+        if row["category"] == ENCRYPTED_CATEGORY:
+            return False
         now = self._clock.now_ms()
         owners = jsonio.loads(row["additional_owners"]) if row["additional_owners"] else []
         if row["owner_id"] != user_id and str(user_id) not in owners and not row["shared"]:
@@ -303,6 +357,8 @@ class MediaUploads:
         row = await self._store.upload(media_id)
         if row is None:
             return True
+        if row["category"] == ENCRYPTED_CATEGORY:
+            return False
         now = self._clock.now_ms()
         if row["owner_id"] != sender_id or row["state"] != "finalized":
             return False

@@ -216,6 +216,7 @@ _POST_FIELDS: dict[str, Callable[[Row, RenderContext], Any]] = {
     "context_annotations": lambda row, ctx: _json(row["context_annotations"]),
     "withheld": lambda row, ctx: _json(row["withheld"]),
     "source": lambda row, ctx: row["source"],
+    "card_uri": lambda row, ctx: row.get("card_uri"),  # ads cards (issue 23); rows made before it lack it
     "non_public_metrics": _private_metrics,
     "organic_metrics": _organic_metrics,
 }
@@ -249,6 +250,7 @@ POST_COLUMNS: dict[str, tuple[str, ...]] = {
     "context_annotations": ("context_annotations",),
     "withheld": ("withheld",),
     "source": ("source",),
+    "card_uri": ("card_uri",),
     "non_public_metrics": ("impression_count",),
     "organic_metrics": ("impression_count", "like_count", "reply_count", "retweet_count"),
 }

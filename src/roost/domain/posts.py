@@ -14,6 +14,7 @@ from roost.domain.media_uploads import MediaUploads
 from roost.domain.packages import DEFAULT_PACKAGE, PACKAGES
 from roost.domain.post_body import check_body, field_error, is_id, pattern_error
 from roost.domain.text import extract_entities, shorten_urls, truncate_for_display, weighted_length
+from roost.storage import ads_creatives as card_rows
 from roost.storage import posts as post_rows
 from roost.storage import reposts as repost_rows
 from roost.storage import users as user_rows
@@ -23,6 +24,8 @@ from roost.storage.events import append_event
 STANDARD_LIMIT = 280
 LONG_FORM_LIMIT = 25_000
 EDIT_WINDOW_MS = 3_600_000
+# The ads cards a post may carry (`card_uri`), as the ads rule layer stores them (issue 23).
+CARD_KINDS = ("card", "poll_card", "image_conversation_card", "video_conversation_card")
 # The platform's 403 for a reply whose target is gone or hidden (v1.1 code 385, the same text in v2).
 REPLY_HIDDEN = "You attempted to reply to a Tweet that is deleted or not visible to you."
 # No recorded body for quoting a hidden post: the platform's text for a post hidden from the caller
@@ -87,6 +90,17 @@ _TARGET_COUNTERS = (
 )
 
 
+async def _card_uri(tx: Executor, value: Any) -> str | None:
+    """A post's `card_uri`: `card://<id>` of a card that exists and is not deleted."""
+    if value is None:
+        return None
+    number = value[len("card://") :] if value.startswith("card://") else ""
+    card = await card_rows.card_by_number(tx, number, CARD_KINDS) if number.isdigit() else None
+    if card is None or card["deleted"]:
+        raise field_error("card_uri", value, f"Could not find card with card_uri: [{value}].")
+    return str(value)
+
+
 async def count_new(tx: Executor, row: dict[str, Any]) -> None:
     """The counters a new post moves: its author's post count and the counter of what it replies
     to, quotes or reposts."""
@@ -136,6 +150,7 @@ class PostService:
                 await _check_summoned(tx, author_id, parent, quoted_id)
             media_keys = await self._media_keys(tx, author_id, draft.media_ids)
             poll_id = await self._create_poll(tx, draft.poll, now) if draft.poll else None
+            card_uri = await _card_uri(tx, draft.body.get("card_uri"))
             stored_text, entities = self._entities(draft.text)
             mentioned = await self.resolve_mentions(tx, entities)
             row = _post_row(
@@ -151,9 +166,14 @@ class PostService:
                 media_keys,
                 poll_id,
             )
+            # Promoted-only (nullcast) posts are stored, counted and readable by id, but never become
+            # the author's latest nor reach the event log, so no stream or webhook sees them.
+            row["nullcast"] = int(bool(draft.body.get("nullcast")))
+            row["card_uri"] = card_uri
             await post_rows.insert_post(tx, row, mentioned)
             await self._count(tx, row, previous, media_keys)
-            await self.announce(tx, row, "post.edit" if previous else "post.create")
+            if not row["nullcast"]:
+                await self.announce(tx, row, "post.edit" if previous else "post.create")
         return row
 
     async def announce(self, tx: Executor, row: dict[str, Any], kind: str) -> None:

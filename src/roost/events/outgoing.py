@@ -18,6 +18,16 @@ it is, `events.payload` JSON with ids as strings):
 - `news.new`: {news_id} (user_id NULL; appended by the control plane's publishing)
 - `user.suspend` / `user.unsuspend` / `user.delete` / `user.undelete`: {user_id}; `user.scrub_geo`:
   {user_id, up_to_post_id} (account standing, set through the control plane)
+- `chat.message` (one row per message, user_id = the sender): the activity payload itself, key for key
+  as `chat.sent` / `chat.received` show it ({conversation_token?, id (the client's message id),
+  created_at_msec, sender_id, conversation_id (`A:B` or `g…`), conversation_key_version, encoded_event,
+  conversation_key_change_event?, message_event_signature?}), plus `recipient_ids` (the other members)
+- `chat.conversation_join` (one row per member a group gains, user_id = that member): the same payload
+  around the adder's signed group change (sender_id = the adder), plus `member_id`
+- `broadcast.start` / `broadcast.end`: {broadcast_id, user_id, title, locale, available_for_replay,
+  created_at, updated_at, started_at, ended_at} (times epoch ms, a snapshot of the broadcast at the
+  move; user_id = the broadcaster); `broadcast.chat`: {broadcast_id, owner_id, author_id, message_id,
+  text} (user_id = the owner, who receives the chat)
 - `oauth.revoke`: {user_id, app_id, date_time} (user_id = the revoking user; the user's last live
   token of the app was revoked, and their subscriptions to the app's webhooks removed with it)
 """

@@ -20,6 +20,7 @@ from roost.domain.activity import render_filter
 from roost.domain.community_objects import render_news
 from roost.domain.news import story_text, story_view
 from roost.events.outgoing import Outgoing
+from roost.events.xaa_broadcasts import Route, broadcast_payload, broadcast_routes
 from roost.events.xaa_payloads import ActivityPayloads
 from roost.search.matcher import contains_seq
 from roost.search.view import query_tokens, tokenize
@@ -29,9 +30,6 @@ from roost.storage.dms import DmStore
 from roost.storage.news import NewsStore
 from roost.storage.posts import PostStore
 from roost.storage.users import UserStore
-
-# (event types a subscription may name, the user its filter must name, direction relative to that user)
-Route = tuple[tuple[str, ...], int, str | None]
 
 # The news.new payload (the activity documentation's list).
 NEWS_PAYLOAD_FIELDS = (
@@ -82,6 +80,15 @@ def routes(kind: str, payload: dict[str, Any], event_user_id: int | None) -> lis
         return [((kind, alias) if alias else (kind,), _id(payload["user_id"]), None)]
     if kind in ("spaces.start", "spaces.end"):
         return [((kind,), _id(payload["creator_id"]), None)]
+    if kind.startswith("broadcast."):
+        return broadcast_routes(kind, payload)
+    if kind == "chat.message":
+        sender = _id(payload["sender_id"])
+        recipients = [((("chat.received",), _id(r), "inbound")) for r in payload["recipient_ids"]]
+        return [(("chat.sent",), sender, "outbound"), *recipients]
+    if kind == "chat.conversation_join":
+        # Joined by someone else (a member does not add themselves): inbound for the member.
+        return [((kind,), _id(payload["member_id"]), "inbound")]
     if event_user_id is None:
         return []
     if kind == "dm.sent":
@@ -191,7 +198,10 @@ class ActivityEvents:
             chosen = await self._seen_by_apps(kind, payload, chosen)
         if not chosen:
             return []
-        body, includes = await self.payloads.render(kind, payload, event)
+        if kind.startswith("broadcast."):
+            body, includes = await broadcast_payload(kind, payload, event, self.payloads)
+        else:
+            body, includes = await self.payloads.render(kind, payload, event)
         if body is None:
             return []
         text = text_of(body)

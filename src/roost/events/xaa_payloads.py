@@ -63,6 +63,9 @@ USER_FIELDS = (
 _EMPTY_AS_STRING = ("description", "profile_banner_url", "url")
 _EDGES = ("follow.follow", "follow.unfollow", "block.block", "block.unblock", "mute.mute", "mute.unmute")
 _CONTEXT = RenderContext()
+# Encrypted chat: the log row holds the payload (`domain/chat.py`), and these keys only route it.
+CHAT_KINDS = ("chat.message", "chat.conversation_join")
+CHAT_ROUTING = ("recipient_ids", "member_id")
 
 
 def with_string_twins(value: Any) -> Any:
@@ -144,6 +147,8 @@ class ActivityPayloads:
             return await self._dm_message(payload, event), None
         if kind in ("dm.read", "dm.indicate_typing"):
             return await self._dm_signal(kind, payload, event), None
+        if kind in CHAT_KINDS:
+            return chat_payload(payload), None
         if kind == "oauth.revoke":
             return {
                 "date_time": str(payload["date_time"]),
@@ -228,6 +233,11 @@ class ActivityPayloads:
             item["last_read_event_id"] = str(payload.get("last_read_event_id", ""))
         shown = [sender] if recipient is None else [sender, recipient]
         return {key: [item], "users": await self._users_map(shown)}
+
+
+def chat_payload(payload: dict[str, Any]) -> dict[str, Any]:
+    """A chat event's payload: the log row's, without the routing keys (the samples' keys, in order)."""
+    return {name: value for name, value in payload.items() if name not in CHAT_ROUTING}
 
 
 def _text(value: Any) -> str:

@@ -7,6 +7,8 @@ from roost.platform import (
     analytics,
     articles,
     bookmarks,
+    broadcasts,
+    chat,
     communities,
     compliance,
     connections,
@@ -66,4 +68,6 @@ def all_operations() -> list[Operation]:
         *trends.OPERATIONS,
         *articles.OPERATIONS,
         *analytics.OPERATIONS,
+        *broadcasts.OPERATIONS,  # issue 22: scheduled broadcasts and their chat
+        *chat.OPERATIONS,  # issue 22: encrypted chat (X Chat)
     ]

@@ -140,6 +140,7 @@ _timeline = (
         posts.c.author_id.in_(_member_of_list),
         posts.c.deleted_at.is_(None),
         posts.c.superseded_by.is_(None),
+        posts.c.nullcast == 0,  # promoted-only posts stay out of list timelines
     )
     .order_by(posts.c.id.desc())
     .limit(TIMELINE_DEPTH)

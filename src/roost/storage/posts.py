@@ -47,6 +47,7 @@ def _bounds(column_id: Any) -> Any:
         posts.c.created_at < bindparam("end_ms"),
         posts.c.deleted_at.is_(None),
         posts.c.superseded_by.is_(None),
+        posts.c.nullcast == 0,  # promoted-only posts stay out of timelines
         or_(bindparam("include_replies") == 1, posts.c.in_reply_to_post_id.is_(None)),
         or_(bindparam("include_reposts") == 1, posts.c.reposted_post_id.is_(None)),
     )
@@ -94,6 +95,7 @@ _home_chunk = (
         posts.c.reposted_post_id,
         posts.c.deleted_at,
         posts.c.superseded_by,
+        posts.c.nullcast,
     )
     .where(
         posts.c.id.in_(
@@ -136,7 +138,11 @@ class HomeEntries:
     def extended(self, rows: Sequence[Row], asked: int) -> HomeEntries:
         """These entries and the next older chunk of candidates (`rows`, newest first, `asked` of
         them asked for), deleted and superseded ones left out, at most HOME_DEPTH in all."""
-        live = [row for row in reversed(rows) if row["deleted_at"] is None and row["superseded_by"] is None]
+        live = [
+            row
+            for row in reversed(rows)
+            if row["deleted_at"] is None and row["superseded_by"] is None and not row["nullcast"]
+        ]
         room = HOME_DEPTH - len(self.ids)
         live = live[len(live) - room :] if len(live) > room else live
         ids = array("q", [row["id"] for row in live]) + self.ids
@@ -321,6 +327,9 @@ class PostStore:
 
 
 async def insert_post(tx: Executor, row: dict[str, Any], mentioned_user_ids: Sequence[int]) -> None:
+    # Only ads posts are promoted-only or carry a card; every other writer leaves both out.
+    row.setdefault("nullcast", 0)
+    row.setdefault("card_uri", None)
     if "search_text" not in row:
         await add_document(tx, row)  # the search document is written with the row
     await tx.execute(_insert, row)

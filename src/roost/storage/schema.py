@@ -192,6 +192,10 @@ posts = Table(
     # (`posts_fts`) or a PostgreSQL GIN index (`ix_posts_search`), both made in migration 0008.
     Column("search_text", Text),
     Column("search_urls", Text),  # lowercased URLs, one a line, for `url:`
+    # Promoted-only posts (the ads API's nullcast posts): readable by id, left out of timelines,
+    # search and streams. The card a post carries (`card://<id>`, ads cards). Migration 0023.
+    Column("nullcast", Integer, nullable=False, server_default="0"),
+    Column("card_uri", Text),
     Index("ix_posts_author_id", "author_id", "id"),
     Index("ix_posts_conversation", "conversation_id"),
     Index("ix_posts_reposted", "reposted_post_id"),
@@ -528,3 +532,11 @@ from roost.storage import schema_work  # noqa: E402, F401
 # The usage ledger: what each app's traffic cost (issue 20).
 # isort: split
 from roost.storage import schema_billing  # noqa: E402, F401
+
+# Encrypted chat: public keys, conversations, members, keys, events and media (issue 22).
+# isort: split
+from roost.storage import schema_chat  # noqa: E402, F401
+
+# Scheduled broadcasts (issue 22).
+# isort: split
+from roost.storage import schema_broadcasts  # noqa: E402, F401

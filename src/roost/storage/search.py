@@ -120,6 +120,7 @@ def _conditions(driver: str | None, dialect: str, plan: Plan, fts_rowid: Any, no
         posts.c.created_at < sa.bindparam("end_ms"),
         posts.c.deleted_at.is_(None),
         posts.c.superseded_by.is_(None),  # an edited post is found as its newest version
+        posts.c.nullcast == 0,  # promoted-only posts are never found by search
         # Search leaves protected accounts out (ix_users_protected keeps this list cheap).
         posts.c.author_id.not_in(sa.select(users.c.id).where(users.c.protected == 1)),
     ]

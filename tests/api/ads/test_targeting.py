@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+from tests.api.ads.audience_support import make_app_list, make_audience, make_targetable_audience
 from tests.api.ads.helpers import AdsClient, error_codes
 
 from roost.ads import catalog
@@ -172,7 +173,12 @@ def test_names_are_human_labels(sandbox: AdsClient, account: dict[str, Any], mak
         ("INTEREST", interest["targeting_value"], "EQ", interest["name"]),
         ("PLATFORM", "4", "EQ", "Desktop and laptop computers"),
         ("FOLLOWERS_OF_USER", followed["id"], "EQ", f"@{followed['username']}"),
-        ("CUSTOM_AUDIENCE", "1nmr7x", "EQ", "Custom audience targeting"),
+        (
+            "CUSTOM_AUDIENCE",
+            make_targetable_audience(sandbox, account["id"])["id"],
+            "EQ",
+            "Custom audience targeting",
+        ),
         ("NETWORK_ACTIVATION_DURATION", "3", "LT", "Less than 3 months"),
         ("WIFI_ONLY", "true", "EQ", "WiFi-Only"),
     ]
@@ -279,12 +285,13 @@ def test_operators_per_targeting_type(sandbox: AdsClient, account: dict[str, Any
     line_item = make_line_item(sandbox, account)
     excluded = created(post_criterion(sandbox, account, line_item, "BROAD_KEYWORD", "spam", "NE"))
     assert excluded["operator_type"] == "NE"
+    app_list = make_app_list(sandbox, account["id"])["id"]
     assert (
-        created(post_criterion(sandbox, account, line_item, "APP_LIST", "a1b2", "NE"))["operator_type"]
+        created(post_criterion(sandbox, account, line_item, "APP_LIST", app_list, "NE"))["operator_type"]
         == "NE"
     )
     refused = [
-        ("APP_LIST", "a1b2", "EQ"),
+        ("APP_LIST", app_list, "EQ"),
         ("GENDER", "1", "NE"),
         ("LOCATION", US, "GTE"),
         ("NETWORK_ACTIVATION_DURATION", "6", "EQ"),
@@ -336,11 +343,13 @@ def test_custom_audiences_must_exist_and_be_targetable(sandbox: AdsClient, accou
     line_item = make_line_item(sandbox, account)
     unknown = post_criterion(sandbox, account, line_item, "CUSTOM_AUDIENCE", "abc123")
     assert unknown.status_code == 404 and error_codes(unknown) == ["TAILORED_AUDIENCE_NOT_FOUND"]
-    small = post_criterion(sandbox, account, line_item, "CUSTOM_AUDIENCE", "1nmr83")
+    too_small = make_audience(sandbox, account["id"])["id"]
+    small = post_criterion(sandbox, account, line_item, "CUSTOM_AUDIENCE", too_small)
     assert small.status_code == 400 and "not targetable" in small.json()["errors"][0]["message"]
-    excluded = created(post_criterion(sandbox, account, line_item, "CUSTOM_AUDIENCE", "1nmr80", "NE"))
+    ready = make_targetable_audience(sandbox, account["id"])["id"]
+    excluded = created(post_criterion(sandbox, account, line_item, "CUSTOM_AUDIENCE", ready, "NE"))
     assert excluded["operator_type"] == "NE"
-    expanded = post_criterion(sandbox, account, line_item, "CUSTOM_AUDIENCE_EXPANDED", "1nmr80", "NE")
+    expanded = post_criterion(sandbox, account, line_item, "CUSTOM_AUDIENCE_EXPANDED", ready, "NE")
     assert expanded.status_code == 400  # only plain custom audiences can be excluded
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from tests.api.chat_support import action, one_to_one, participant_keys, post, register_key, send
 from tests.api.helpers import User, bearer, create_ok, new_user
 from tests.api.webhooks.helpers import make_hook, wait_for
 from tests.support.client import Api
@@ -425,3 +426,59 @@ def test_news_new(api: Api, watch: Watch) -> None:
         "cluster_posts_results": [{"post_id": DIGITS}],
     }
     assert_shape(got, envelope("news.new", {"keyword": Text(keyword)}, payload))
+
+
+# Encrypted chat: the samples' payload (conversation identity and the encoded crypto material).
+CHAT = {
+    "conversation_token": Opt(str),
+    "id": str,
+    "created_at_msec": DIGITS,
+    "sender_id": DIGITS,
+    "conversation_id": Text(r"[0-9]{1,19}:[0-9]{1,19}|g[0-9]{1,19}"),
+    "conversation_key_version": DIGITS,
+    "encoded_event": Text(r"[A-Za-z0-9+/=]+"),
+    "conversation_key_change_event": Text(r"[A-Za-z0-9+/=]+"),
+    "message_event_signature": {
+        "public_key_version": DIGITS,
+        "signature": str,
+        "signature_version": DIGITS,
+        "signing_public_key": Opt(str),
+    },
+}
+
+
+def test_chat_sent_received_and_conversation_join(api: Api, watch: Watch) -> None:
+    sender, recipient, joiner = new_user(api), new_user(api), new_user(api)
+    watch.subscribe("chat.sent", {"user_id": sender["id"], "direction": "outbound"}, sender)
+    watch.subscribe("chat.received", {"user_id": recipient["id"]}, recipient)
+    watch.subscribe("chat.conversation_join", {"user_id": joiner["id"]}, joiner)
+    assert register_key(api, sender, "1").status_code == 200
+    conversation = one_to_one(api, sender, recipient)
+    response = send(api, sender, conversation, conversation_token="eyJhbGciOiJIUzI1NiJ9.e30.c2ln")
+    assert response.status_code == 201, response.text
+    for kind in ("chat.sent", "chat.received"):
+        got = watch.event(kind)
+        filter_shape = {"user_id": DIGITS, "direction": Text("outbound")} if kind == "chat.sent" else BY_USER
+        assert_shape(got, envelope(kind, filter_shape, CHAT))
+        payload = got["data"]["payload"]
+        assert payload["encoded_event"] == response.json()["data"]["encoded_message_event"]
+        assert payload["sender_id"] == sender["id"]
+        assert payload["conversation_id"] == conversation.replace("-", ":")
+        # The signing key the client left out, from the sender's registered key of that version.
+        assert payload["message_event_signature"]["signing_public_key"]
+
+    group = post(api, sender, "/2/chat/conversations/group/initialize").json()["data"]["conversation_id"]
+    body = {
+        "conversation_id": group,
+        "conversation_key_version": "1",
+        "conversation_participant_keys": participant_keys(sender, joiner),
+        "group_members": [joiner["id"]],
+        "action_signatures": [action(4), action(3)],
+    }
+    assert post(api, sender, "/2/chat/conversations/group", body).status_code == 201
+    got = watch.event("chat.conversation_join")
+    assert_shape(got, envelope("chat.conversation_join", BY_USER, {**CHAT, "conversation_token": Opt(str)}))
+    assert (got["data"]["payload"]["conversation_id"], got["data"]["payload"]["sender_id"]) == (
+        group,
+        sender["id"],
+    )

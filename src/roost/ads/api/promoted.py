@@ -7,7 +7,7 @@ from typing import Any
 from roost.ads.call import AdsCall, AdsHandler
 from roost.ads.operations import ACCOUNT_ID, ENTITY_READ, WRITE, AdsOperation, list_params, path_param
 from roost.ads.paging import AdsResult
-from roost.ads.params import AdsParam, Bool, Ids, Long, LongList, Text, Time
+from roost.ads.params import AdsParam, Bool, Ids, Long, LongList, Text
 from roost.ads.promoted import ID_FILTERS, MAX_TWEETS
 
 SORTS = ("created_at", "updated_at", "deleted")
@@ -63,7 +63,7 @@ async def create_promoted_account(call: AdsCall) -> dict[str, Any]:
 async def create_scheduled_promoted_tweet(call: AdsCall) -> dict[str, Any]:
     params = call.params
     return await call.ads.promoted.schedule_tweet(
-        call.actor, params["line_item_id"], params["scheduled_tweet_id"], params.get("scheduled_at")
+        call.actor, params["line_item_id"], params["scheduled_tweet_id"]
     )
 
 
@@ -134,8 +134,8 @@ OPERATIONS = [
         "scheduled_promoted_tweet",
         "ScheduledPromotedTweet",
         create_scheduled_promoted_tweet,
-        # `scheduled_at` (roost): when the scheduled post goes out, since roost holds no scheduled
-        # posts; deleting the association is refused from then on. Default: a day after creation.
-        (AdsParam("scheduled_tweet_id", Long(low=1), required=True), AdsParam("scheduled_at", Time())),
+        # The scheduled post must be one of the account's (issue 23). The seed's `scheduled_at` is gone:
+        # like any parameter the platform does not document here, it is ignored.
+        (AdsParam("scheduled_tweet_id", Long(low=1), required=True),),
     ),
 ]
