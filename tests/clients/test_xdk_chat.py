@@ -38,6 +38,8 @@ def test_keys_messages_and_events(server: LiveServer, credentials: dict[str, Any
     assert added.data is not None and added.data.public_key_version == "7"
     keys = bob["client"].users.get_public_keys([alice["id"]], public_key_fields=["public_key_version"])
     assert [item.public_key_version for item in keys.data or []] == ["7"]
+    own = bob["client"].users.get_public_key(alice["id"], public_key_fields=["public_key_version"])
+    assert [item.public_key_version for item in own.data or []] == ["7"]
 
     made = chat_a.add_conversation_keys(
         bob["id"],
