@@ -11,6 +11,7 @@ from typing import Any
 from roost.ads import errors
 from roost.ads.paging import AdsResult
 from roost.ads.params import format_time
+from roost.ads.stats_memo import SimulationMemo
 from roost.ads.stats_model import (
     CampaignPlan,
     Delivery,
@@ -25,7 +26,6 @@ from roost.ads.stats_model import (
     live_intervals,
     parse_ms,
     placement_part,
-    simulate,
 )
 from roost.ads.stats_report import activity, bucket_edges, id_data
 from roost.ads.stats_rules import (
@@ -139,6 +139,7 @@ class Stats:
         self._store = store
         self._history = history
         self._resolver = resolver
+        self._memo = SimulationMemo()  # the past whole hours of each campaign, simulated once
 
     # ---- the model's input ------------------------------------------------------------------
 
@@ -204,7 +205,7 @@ class Stats:
             if needed is not None and row["body"]["id"] not in needed:
                 continue
             campaign = CampaignPlan(row["body"]["id"], _timeline("campaign", row, history, until_ms), members)
-            deliveries.update(simulate(campaign, until_ms, zone))
+            deliveries.update(self._memo.simulate(campaign, until_ms, zone))
         for line_item_id in line_items:  # a line item whose campaign is gone served nothing
             deliveries.setdefault(line_item_id, Delivery())
         return AccountDelivery(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -252,15 +252,48 @@ class _Spend:
             self.day, self.today, self.carry = day, 0, 0.0
 
 
-def simulate(campaign: CampaignPlan, until_ms: int, zone: ZoneInfo) -> dict[str, Delivery]:
-    """Every line item's hourly delivery from its first state until `until_ms`."""
-    deliveries = {
-        li.id: Delivery(serving=serving_intervals(campaign, li, until_ms)) for li in campaign.line_items
-    }
+@dataclass
+class Progress:
+    """Where a simulation stands after some hours: what each line item served so far, and the
+    spend counters the next hour starts from."""
+
+    deliveries: dict[str, Delivery]
+    spends: dict[str, _Spend]
+    campaign_spend: _Spend = field(default_factory=_Spend)
+
+    @classmethod
+    def fresh(cls, campaign: CampaignPlan) -> Progress:
+        return cls(
+            {li.id: Delivery() for li in campaign.line_items}, {li.id: _Spend() for li in campaign.line_items}
+        )
+
+    def copy(self) -> Progress:
+        return Progress(
+            {key: Delivery(dict(d.hours), list(d.serving)) for key, d in self.deliveries.items()},
+            {key: replace(spend) for key, spend in self.spends.items()},
+            replace(self.campaign_spend),
+        )
+
+
+def simulate(
+    campaign: CampaignPlan,
+    until_ms: int,
+    zone: ZoneInfo,
+    progress: Progress | None = None,
+    from_hour: int = 0,
+) -> dict[str, Delivery]:
+    """Every line item's hourly delivery until `until_ms`: from its first state, or carrying on
+    from `progress` (the simulation of the hours before `from_hour`, which it advances)."""
+    progress = progress or Progress.fresh(campaign)
+    deliveries = progress.deliveries
+    for li in campaign.line_items:
+        deliveries[li.id].serving = serving_intervals(campaign, li, until_ms)
     hours = hours_of(union(i for d in deliveries.values() for i in d.serving))
-    campaign_spend = _Spend()
-    spends = {li.id: _Spend() for li in campaign.line_items}
+    campaign_spend = progress.campaign_spend
+    spends = progress.spends
     for hour in hours:
+        if hour < from_hour:
+            continue
         day = local_day(hour, zone)
         campaign_spend.roll(day)
         fractions = {
@@ -426,10 +459,12 @@ def placement_part(vector: Vector, placements: Sequence[str], placement: str) ->
     """The part of an hour served on one placement: the publisher network takes a fixed share when
     the line item runs on both, all of it when it runs there alone."""
     on_network = "PUBLISHER_NETWORK" in placements
-    share = (1.0 if len(placements) == 1 else PUBLISHER_SHARE) if on_network else 0.0
+    if placement not in ("PUBLISHER_NETWORK", "ALL_ON_TWITTER"):
+        return (0,) * len(vector)  # SPOTLIGHT, TREND: products roost does not sell
+    if not on_network:  # most line items: everything on the platform, nothing on the network
+        return vector if placement == "ALL_ON_TWITTER" else (0,) * len(vector)
+    share = 1.0 if len(placements) == 1 else PUBLISHER_SHARE
     network = tuple(int(v * share) for v in vector)
     if placement == "PUBLISHER_NETWORK":
         return network
-    if placement == "ALL_ON_TWITTER":
-        return tuple(v - n for v, n in zip(vector, network, strict=True))
-    return tuple(0 for _ in vector)  # SPOTLIGHT, TREND: products roost does not sell
+    return tuple(v - n for v, n in zip(vector, network, strict=True))
