@@ -8,7 +8,7 @@ from typing import Any
 from roost.storage.posts import HOME_DEPTH, MAX_ID, HomeEntries
 
 
-def row(post_id: int, reply: bool = False, deleted: bool = False) -> dict[str, Any]:
+def row(post_id: int, reply: bool = False, deleted: bool = False, nullcast: bool = False) -> dict[str, Any]:
     return {
         "id": post_id,
         "created_at": post_id * 10,
@@ -16,6 +16,7 @@ def row(post_id: int, reply: bool = False, deleted: bool = False) -> dict[str, A
         "reposted_post_id": None,
         "deleted_at": 5 if deleted else None,
         "superseded_by": None,
+        "nullcast": int(nullcast),
     }
 
 
@@ -25,8 +26,10 @@ def params(limit: int, since_id: int = 0, until_id: int = MAX_ID, **more: int) -
 
 
 def test_a_page_inside_a_chunk_and_one_past_it() -> None:
-    # Candidates 100..91 read (10 asked), 95 deleted: older ones may remain.
-    entries = HomeEntries.empty().extended([row(i, deleted=i == 95) for i in range(100, 90, -1)], 10)
+    # Candidates 100..91 read (10 asked), 95 deleted and 92 a promoted-only (nullcast) post: older
+    # ones may remain.
+    candidates = [row(i, deleted=i == 95, nullcast=i == 92) for i in range(100, 90, -1)]
+    entries = HomeEntries.empty().extended(candidates, 10)
     assert not entries.complete and entries.cursor == 91
     assert entries.page(params(3), ascending=False) == [100, 99, 98]
     assert entries.page(params(3, until_id=97), ascending=False) == [96, 94, 93]
@@ -38,9 +41,9 @@ def test_a_page_inside_a_chunk_and_one_past_it() -> None:
     assert entries.page(params(3, since_id=96), ascending=True) == [97, 98, 99]
     older = entries.extended([row(90), row(89, reply=True)], 40)
     assert older.complete
-    assert older.page(params(5, until_id=94), ascending=False) == [93, 92, 91, 90, 89]
-    assert older.page(params(5, until_id=94, include_replies=0), ascending=False) == [93, 92, 91, 90]
-    assert older.page(params(5, until_id=94, start_ms=905), ascending=False) == [93, 92, 91]
+    assert older.page(params(5, until_id=94), ascending=False) == [93, 91, 90, 89]
+    assert older.page(params(5, until_id=94, include_replies=0), ascending=False) == [93, 91, 90]
+    assert older.page(params(5, until_id=94, start_ms=905), ascending=False) == [93, 91]
     assert older.page(params(3, since_id=50), ascending=True) == [89, 90, 91]
 
 

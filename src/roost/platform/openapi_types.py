@@ -333,6 +333,43 @@ ANALYTICS: dict[str, Schema] = {
     "timestamped_metrics": array(obj(timestamp=DATE_TIME, metrics=ANY_OBJECT)),
 }
 
+# Encrypted chat (issue 22): ids of users as strings; keys and events are opaque strings.
+CHAT_CONVERSATION: dict[str, Schema] = {
+    "admin_ids": IDS,
+    "created_at": DATE_TIME,
+    "group_avatar_url": STRING,
+    "group_name": STRING,
+    "id": STRING,
+    "is_muted": BOOLEAN,
+    "member_ids": IDS,
+    "message_ttl_ms": INTEGER,
+    "participant_ids": IDS,
+    "screen_capture_blocking_enabled": BOOLEAN,
+    "screen_capture_detection_enabled": BOOLEAN,
+    "type": STRING,
+    "updated_at": DATE_TIME,
+}
+
+CHAT_MESSAGE_EVENT: dict[str, Schema] = {
+    "conversation_id": STRING,
+    "conversation_token": STRING,
+    "created_at": DATE_TIME,
+    "encoded_event": STRING,
+    "id": STRING,
+    "is_trusted": BOOLEAN,
+    "message_event_signature": ANY_OBJECT,
+    "previous_id": STRING,
+    "sender_id": ID,
+}
+
+PUBLIC_KEY: dict[str, Schema] = {
+    "identity_public_key_signature": STRING,
+    "juicebox_config": ANY_OBJECT,
+    "public_key": STRING,
+    "public_key_version": STRING,
+    "signing_public_key": STRING,
+}
+
 # Kind name -> (component schema name, field types, the members every object of the kind has).
 KIND_TYPES: dict[str, tuple[str, dict[str, Schema], tuple[str, ...]]] = {
     "tweet": ("Tweet", TWEET, ("id", "text")),
@@ -353,4 +390,7 @@ KIND_TYPES: dict[str, tuple[str, dict[str, Schema], tuple[str, ...]]] = {
     "trend": ("Trend", TREND, ()),
     "personalized_trend": ("PersonalizedTrend", PERSONALIZED_TREND, ()),
     "analytics": ("Analytics", ANALYTICS, ()),
+    "chat_conversation": ("ChatConversation", CHAT_CONVERSATION, ("id", "type")),
+    "chat_message_event": ("ChatMessageEvent", CHAT_MESSAGE_EVENT, ("id", "encoded_event")),
+    "public_key": ("PublicKey", PUBLIC_KEY, ("public_key_version",)),
 }

@@ -9,9 +9,13 @@ from typing import Any
 
 from tests.api.ads.creatives_support import image_key, in_future, in_library, line_item, move_clock, video_key
 from tests.api.ads.helpers import AdsClient, error_codes
+from tests.api.ads.own_server import own_server_fixtures
 from tests.api.helpers import unique_text
 from tests.support.client import Api
 from tests.support.server import LiveServer
+
+# Moves the clock by hours: a server of its own (tests/api/ads/own_server.py).
+server, credentials = own_server_fixtures("creatives_posts")
 
 
 def test_nullcast_post_is_hidden_from_public_reads(

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from tests.api.ads.helpers import AdsClient
+from tests.api.ads.own_server import own_server_fixtures
 from tests.api.ads.stats_support import (
     DAILY_BUDGET,
     HOUR,
@@ -19,6 +20,9 @@ from tests.api.ads.stats_support import (
     stamp,
 )
 from tests.support.server import LiveServer
+
+# Moves the clock by hours: a server of its own (tests/api/ads/own_server.py).
+server, credentials = own_server_fixtures("stats_delivery")
 
 ALL_GROUPS = "ENGAGEMENT,BILLING,VIDEO,MEDIA"
 

@@ -11,8 +11,12 @@ from typing import Any
 import httpx
 import pytest
 from tests.api.ads.helpers import AdsClient, error_codes
+from tests.api.ads.own_server import own_server_fixtures
 from tests.api.ads.stats_support import HOUR, Advertiser, advance, delivering_advertiser, floor_hour, stamp
 from tests.support.server import LiveServer
+
+# Moves the clock by hours: a server of its own (tests/api/ads/own_server.py).
+server, credentials = own_server_fixtures("stats_jobs")
 
 
 @pytest.fixture()
