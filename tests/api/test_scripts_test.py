@@ -7,10 +7,18 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# Runs a command with SIGINT at its default action, as a terminal or a CI runner starts it: a suite
+# launched in the background of a non-interactive shell inherits SIGINT ignored, and a shell cannot
+# trap a signal ignored when it started, so the script under test would never see the interrupt.
+WITH_DEFAULT_INTERRUPT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execvp(sys.argv[1], sys.argv[1:])"
+)
 
 
 def session_processes(session_id: int) -> list[str]:
@@ -28,7 +36,15 @@ def test_an_interrupt_stops_the_tests_and_their_servers(tmp_path: Path) -> None:
     env = {**os.environ, "ROOST_SKIP_CHECKS": "1", "ROOST_INTERRUPT_MARKER": str(marker)}
     env.pop("ROOST_TEST_ROUND_ROBIN", None)
     script = subprocess.Popen(
-        ["scripts/test", "tests/support/interrupt_case.py", "-p", "no:cacheprovider"],
+        [
+            sys.executable,
+            "-c",
+            WITH_DEFAULT_INTERRUPT,
+            "scripts/test",
+            "tests/support/interrupt_case.py",
+            "-p",
+            "no:cacheprovider",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
