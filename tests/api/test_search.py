@@ -94,6 +94,15 @@ def test_keywords_fold_accents_and_case_newest_first(api: Api, author: User) -> 
     assert ids(search(api, f"{w} (tea OR again)")) == [tea["id"], second["id"]]
 
 
+def test_words_that_start_like_a_number_in_scientific_notation(api: Api, author: User) -> None:
+    # PostgreSQL's parser reads "3e8a…" as two lexemes; a search for the word finds it on both stores.
+    w = "3e8" + word()
+    post = create_ok(api, author, text=f"scientific {w} here")
+    assert ids(search(api, w)) == [post["id"]]
+    assert ids(search(api, f'"scientific {w}"')) == [post["id"]]
+    assert ids(search(api, f'"{w} scientific"')) == []
+
+
 def test_no_match_has_only_meta(api: Api) -> None:
     assert search(api, word()) == {"meta": {"result_count": 0}}
 

@@ -15,6 +15,7 @@ many different words or users it is asked with.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -134,11 +135,22 @@ def _fts5_leaf(toks: tuple[str, ...], contiguous: bool) -> str:
 PG_LEXEME_MAX_BYTES = 2047
 
 
+# PostgreSQL's parser reads a word that starts like a number in scientific notation as two lexemes
+# ("3e8a1b" is "3e8" then "a1b") when it builds the tsvector; the tsquery, cast as written, must
+# name the same two, one after the other.
+_PG_SPLIT_WORD = re.compile(r"([0-9]+e[0-9]+)([a-z][a-z0-9]*)")
+
+
+def _lexemes(token: str) -> str:
+    split = _PG_SPLIT_WORD.fullmatch(token)
+    return f"('{split[1]}' <-> '{split[2]}')" if split else f"'{token}'"
+
+
 def _tsquery_leaf(toks: tuple[str, ...], contiguous: bool) -> str:
     if not toks or any(len(t.encode()) > PG_LEXEME_MAX_BYTES for t in toks):
         return f"'{doc.NEVER}'"
     joiner = " <-> " if contiguous else " & "
-    return "(" + joiner.join(f"'{t}'" for t in toks) + ")"
+    return "(" + joiner.join(_lexemes(t) for t in toks) + ")"
 
 
 def _slop(node: Phrase) -> int:
