@@ -6,34 +6,13 @@ from typing import Any
 
 import pytest
 from tests.api.ads.creatives_support import in_future
+from tests.api.ads.creatives_support import line_item as new_line_item
 from tests.api.ads.helpers import AdsClient, error_codes
 from tests.api.helpers import create_ok, unique_text
 from tests.support.client import Api
 from tests.support.server import LiveServer
 
 from roost.ads.entities import Entities
-
-
-def _line_item(sandbox: AdsClient, account: dict[str, Any], **params: Any) -> dict[str, Any]:
-    campaign = sandbox.post(
-        f"/accounts/{account['id']}/campaigns",
-        {
-            "funding_instrument_id": account["funding_instrument_id"],
-            "name": "c",
-            "daily_budget_amount_local_micro": 10**7,
-        },
-    )
-    assert campaign.status_code == 200, campaign.text
-    sent = {
-        "campaign_id": campaign.json()["data"]["id"],
-        "objective": "ENGAGEMENTS",
-        "product_type": "PROMOTED_TWEETS",
-        "placements": "ALL_ON_TWITTER",
-        **params,
-    }
-    response = sandbox.post(f"/accounts/{account['id']}/line_items", sent)
-    assert response.status_code == 200, response.text
-    return response.json()["data"]
 
 
 def _own_post(api: Api) -> str:
@@ -44,7 +23,7 @@ def _own_post(api: Api) -> str:
 
 @pytest.fixture()
 def line_item(sandbox: AdsClient, account: dict[str, Any]) -> dict[str, Any]:
-    return _line_item(sandbox, account)
+    return new_line_item(sandbox, account)
 
 
 def test_promote_own_posts(
@@ -154,8 +133,8 @@ def test_deleted_line_item_keeps_its_promoted_tweets(
 
 def test_promoted_accounts(sandbox: AdsClient, account: dict[str, Any], make_user: Any) -> None:
     path = f"/accounts/{account['id']}/promoted_accounts"
-    tweets_item = _line_item(sandbox, account)
-    accounts_item = _line_item(
+    tweets_item = new_line_item(sandbox, account)
+    accounts_item = new_line_item(
         sandbox, account, objective="FOLLOWERS", product_type="PROMOTED_ACCOUNT", placements="ALL_ON_TWITTER"
     )
     user = make_user()
@@ -303,7 +282,7 @@ def test_promoted_accounts_sort_by_paused(
     sandbox: AdsClient, account: dict[str, Any], make_user: Any, server: LiveServer
 ) -> None:
     path = f"/accounts/{account['id']}/promoted_accounts"
-    item = _line_item(sandbox, account, objective="FOLLOWERS", product_type="PROMOTED_ACCOUNT")
+    item = new_line_item(sandbox, account, objective="FOLLOWERS", product_type="PROMOTED_ACCOUNT")
     made = [
         sandbox.post(path, {"line_item_id": item["id"], "user_id": make_user()["id"]}).json()["data"]["id"]
         for _ in range(2)
