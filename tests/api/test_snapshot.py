@@ -125,6 +125,10 @@ def test_snapshot_reset_restore_gives_the_same_document_and_a_working_state(
     liking = http.get(f"/2/tweets/{made['post']['id']}/liking_users", headers=alice["bearer"]).json()
     assert [u["id"] for u in liking["data"]] == [alice["id"]]
     assert http.get("/_roost/clock").json()["now"][:13] == clock_before[:13]  # the same hour
+    # The search index holds the restored posts, each once (the reset emptied it).
+    app = {"Authorization": f"Bearer {http.get('/_roost/credentials').json()['bearer_token']}"}
+    found = _ok(http.get("/2/tweets/search/recent", headers=app, params={"query": "#everything"}))
+    assert [p["id"] for p in found["data"]] == [made["post"]["id"]]
     # New ids go past the restored ones.
     fresh = _ok(http.post("/2/tweets", headers=alice["bearer"], json={"text": "after the restore"}))
     assert int(fresh["data"]["id"]) > max(row[0] for row in tables["posts"]["rows"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -335,10 +336,7 @@ class PostService:
         return parent
 
     async def _is_duplicate(self, tx: Executor, author_id: int, text: str) -> bool:
-        latest_id = await post_rows.latest_post_of(tx, author_id)
-        if latest_id is None:
-            return False
-        latest = await post_rows.get_for_update(tx, latest_id)
+        latest = await post_rows.latest_text_of(tx, author_id)
         if latest is None:
             return False
         stored, _ = shorten_urls(text, self._short_code)
@@ -509,8 +507,13 @@ def _edit_history(post: Row) -> list[int]:
     return [*jsonio.loads(post["edit_history"])] if post["edit_history"] else [post["id"]]
 
 
+_ASCII_LETTER = re.compile("[A-Za-z]")
+
+
 def _guess_lang(text: str) -> str:
     """A small script-based guess; the platform's classifier is not available offline."""
+    if text.isascii():  # the common case, decided without looking at each character
+        return "en" if _ASCII_LETTER.search(text) else "zxx"
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return "zxx"

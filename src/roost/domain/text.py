@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from roost.core import jsonio
@@ -169,8 +170,10 @@ def _trim_path(text: str, start: int, end: int) -> int:
     return end
 
 
-def find_urls(text: str) -> list[tuple[int, int]]:
-    """(start, end) code-point spans of URLs, in order.
+@lru_cache(maxsize=128)
+def find_urls(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) code-point spans of URLs, in order. Remembered for the last few texts: a new post's
+    text is asked for by the usage ledger, the length check, the duplicate check and the shortener.
 
     http(s):// URLs (any host with an alphabetic TLD, or IPv4) and bare domains with a known TLD;
     trailing ".,!?:;'*" and unbalanced ")"/"]" are left out; nothing is found right after a letter,
@@ -205,7 +208,7 @@ def find_urls(text: str) -> list[tuple[int, int]]:
             continue
         spans.append((m.start(), end))
         pos = end
-    return spans
+    return tuple(spans)
 
 
 def _expanded_url(url: str) -> str:

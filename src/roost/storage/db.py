@@ -89,22 +89,46 @@ class StatementCache:
 
 
 class Executor(Protocol):
+    dialect_name: str
+
     async def fetch_one(self, statement: ClauseElement, params: Params | None = None) -> Row | None: ...
     async def fetch_all(self, statement: ClauseElement, params: Params | None = None) -> list[Row]: ...
     async def fetch_value(self, statement: ClauseElement, params: Params | None = None) -> Any: ...
     async def execute(self, statement: ClauseElement, params: Params | None = None) -> int: ...
     async def execute_many(self, statement: ClauseElement, rows: Sequence[Params]) -> None: ...
+    def execute_at_commit(self, statement: ClauseElement, params: Params) -> None:
+        """Run `statement` with `params` at the end of the transaction, just before its COMMIT (not at
+        all if the unit of work is undone). The units of one SQLite group commit share one
+        `executemany` per statement: SQLite's full-text index writes a segment at every savepoint,
+        so its rows are far cheaper added together than one unit at a time."""
+        ...
+
+
+# Statements put off to the end of a transaction, in order, with their parameters.
+_Deferred = list[tuple[ClauseElement, Params]]
+
+
+def _run_deferred(executor: _SQLiteExecutor, deferred: _Deferred) -> None:
+    by_statement: dict[int, tuple[ClauseElement, list[Params]]] = {}
+    for statement, params in deferred:
+        by_statement.setdefault(id(statement), (statement, []))[1].append(params)
+    deferred.clear()
+    for statement, rows in by_statement.values():
+        compiled = executor._statements.get(statement)
+        executor._conn.executemany(compiled.sql, [compiled.bind(row) for row in rows])
 
 
 class _SQLiteExecutor:
     """Runs compiled statements on one sqlite3 connection. The plain methods are what the database
     calls on its read path (no coroutine per layer); the async ones serve the `Executor` protocol."""
 
-    __slots__ = ("_conn", "_statements")
+    __slots__ = ("_conn", "_statements", "deferred")
+    dialect_name = "sqlite"
 
     def __init__(self, conn: sqlite3.Connection, statements: StatementCache) -> None:
         self._conn = conn
         self._statements = statements
+        self.deferred: _Deferred = []  # the writer's: run by the database before its COMMIT
 
     def one(self, statement: ClauseElement, params: Params | None) -> Row | None:
         compiled = self._statements.get(statement)
@@ -145,13 +169,18 @@ class _SQLiteExecutor:
             compiled = self._statements.get(statement)
             self._conn.executemany(compiled.sql, [compiled.bind(row) for row in rows])
 
+    def execute_at_commit(self, statement: ClauseElement, params: Params) -> None:
+        self.deferred.append((statement, params))
+
 
 class _PostgresExecutor:
-    __slots__ = ("_conn", "_statements")
+    __slots__ = ("_conn", "_statements", "deferred")
+    dialect_name = "postgresql"
 
     def __init__(self, conn: Any, statements: StatementCache) -> None:
         self._conn = conn
         self._statements = statements
+        self.deferred: _Deferred = []
 
     async def fetch_one(self, statement: ClauseElement, params: Params | None = None) -> Row | None:
         compiled = self._statements.get(statement)
@@ -177,6 +206,14 @@ class _PostgresExecutor:
         if rows:
             compiled = self._statements.get(statement)
             await self._conn.executemany(compiled.sql, [compiled.bind(row) for row in rows])
+
+    def execute_at_commit(self, statement: ClauseElement, params: Params) -> None:
+        self.deferred.append((statement, params))
+
+    async def run_deferred(self) -> None:
+        while self.deferred:
+            statement, params = self.deferred.pop(0)
+            await self.execute(statement, params)
 
 
 class Database:
@@ -323,9 +360,11 @@ class SQLiteDatabase(Database):
         async with self._lock:
             group = self._group if self._group is not None else self._open_group()
             self._writer.execute("SAVEPOINT unit")
+            deferred_before = len(self._write.deferred)
             try:
                 yield self._write
             except BaseException:
+                del self._write.deferred[deferred_before:]
                 self._undo_unit(group)
                 raise
             self._writer.execute("RELEASE unit")
@@ -337,7 +376,9 @@ class SQLiteDatabase(Database):
         self._writer.execute("BEGIN IMMEDIATE")
         try:
             yield self._write
+            _run_deferred(self._write, self._write.deferred)
         except BaseException:
+            self._write.deferred.clear()
             self._writer.execute("ROLLBACK")
             raise
         self._writer.execute("COMMIT")
@@ -369,8 +410,9 @@ class SQLiteDatabase(Database):
         self._group = None
         self._end_snapshot()  # a reader's snapshot would hold back the commit's checkpoint
         try:
+            _run_deferred(self._write, self._write.deferred)
             self._writer.execute("COMMIT")
-        except sqlite3.Error as error:
+        except Exception as error:  # sqlite3.Error, or a put-off statement's parameters refused
             self._fail_group(group, error)
             return
         group.set_result(None)
@@ -378,6 +420,7 @@ class SQLiteDatabase(Database):
 
     def _fail_group(self, group: asyncio.Future[None], error: Exception) -> None:
         self._group = None
+        self._write.deferred.clear()
         if self._writer.in_transaction:
             self._writer.execute("ROLLBACK")
         if not group.done():
@@ -454,7 +497,9 @@ class PostgresDatabase(Database):
     async def transaction(self) -> AsyncIterator[Executor]:
         async with self._pool.acquire() as conn:
             async with conn.transaction():
-                yield _PostgresExecutor(conn, self._statements)
+                executor = _PostgresExecutor(conn, self._statements)
+                yield executor
+                await executor.run_deferred()
                 # Delivered to listeners only if the transaction commits.
                 await conn.execute("SELECT pg_notify($1, $2)", COMMIT_CHANNEL, self._token)
             self._committed()

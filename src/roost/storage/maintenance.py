@@ -9,6 +9,7 @@ from sqlalchemy import delete, select
 
 from roost.storage.db import Database
 from roost.storage.schema import media, metadata, posts, users
+from roost.storage.search import clear_index, index_posts
 from roost.storage.statements import insert_all
 
 # The leases are the running processes', not data: a reset by one leaves the others' in place.
@@ -21,11 +22,14 @@ async def wipe(db: Database) -> None:
     async with db.transaction() as tx:
         for statement in _wipes:
             await tx.execute(statement)
+        await clear_index(tx)
 
 
 async def bulk_insert(db: Database, table: str, rows: Sequence[dict[str, Any]]) -> None:
     async with db.transaction() as tx:
         await tx.execute_many(_bulk[table], rows)
+        if table == "posts":
+            await index_posts(tx, [row["id"] for row in rows])
 
 
 _keys = {

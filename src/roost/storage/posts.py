@@ -14,7 +14,7 @@ from sqlalchemy import BigInteger, Select, and_, bindparam, cast, delete, or_, s
 
 from roost.storage.db import Database, Executor, Row
 from roost.storage.schema import follows, post_mentions, posts, users
-from roost.storage.search import add_document
+from roost.storage.search import add_document, index_new_post
 from roost.storage.statements import binds, in_params, insert_all, sized
 
 MAX_ID = (1 << 63) - 1
@@ -333,6 +333,7 @@ async def insert_post(tx: Executor, row: dict[str, Any], mentioned_user_ids: Seq
     if "search_text" not in row:
         await add_document(tx, row)  # the search document is written with the row
     await tx.execute(_insert, row)
+    index_new_post(tx, row["id"])
     await tx.execute_many(
         _insert_mention, [{"post_id": row["id"], "user_id": uid} for uid in mentioned_user_ids]
     )
@@ -373,6 +374,19 @@ _latest_of_author = (
 
 async def latest_post_of(tx: Executor, author_id: int) -> int | None:
     return await tx.fetch_value(_latest_of_author, {"author_id": author_id})
+
+
+_latest_text_of_author = (
+    select(posts.c.text, posts.c.created_at)
+    .where(posts.c.author_id == bindparam("author_id"), posts.c.deleted_at.is_(None))
+    .order_by(posts.c.id.desc())
+    .limit(1)
+)
+
+
+async def latest_text_of(tx: Executor, author_id: int) -> Row | None:
+    """The text and creation time of an author's latest live post (the duplicate check's question)."""
+    return await tx.fetch_one(_latest_text_of_author, {"author_id": author_id})
 
 
 async def get_for_update(tx: Executor, post_id: int) -> Row | None:

@@ -1,10 +1,10 @@
 """Search storage: the full-text index DDL, search documents at write time, search and count queries.
 
-The index: `posts.search_text` (search/document.py) indexed by an external-content FTS5 table kept
-in step by triggers on SQLite, and by a GIN index on `to_tsvector('simple', search_text)` on
-PostgreSQL. Queries come from `storage/search_compiler.py` as value-free plans; each (dialect, plan, form) is
-built into one statement and kept, so the executor's statement cache sees one object per query
-*shape*, never one per request.
+The index: `posts.search_text` (search/document.py) indexed by an external-content FTS5 table on
+SQLite (kept in step by the writers since migration 0026: see `index_new_post`), and by a GIN index
+on `to_tsvector('simple', search_text)` on PostgreSQL. Queries come from `storage/search_compiler.py`
+as value-free plans; each (dialect, plan, form) is built into one statement and kept, so the
+executor's statement cache sees one object per query *shape*, never one per request.
 """
 
 from __future__ import annotations
@@ -47,10 +47,39 @@ FTS_DROP = (
     "DROP TRIGGER IF EXISTS posts_fts_insert",
     "DROP TABLE IF EXISTS posts_fts",
 )
+# Migration 0026: new and wiped posts reach the SQLite index through the writers (below) instead of
+# these triggers, so that the posts of one group commit enter it together: FTS5 writes a segment at
+# every savepoint, and one segment per commit instead of one per post halves a post's insert.
+FTS_WRITER_TRIGGERS = ("posts_fts_insert", "posts_fts_delete")
 PG_INDEX_DDL = ("CREATE INDEX ix_posts_search ON posts USING gin (to_tsvector('simple', search_text))",)
 PG_INDEX_DROP = ("DROP INDEX IF EXISTS ix_posts_search",)
 
 BACKFILL_BATCH = 2_000
+
+_index_post = sa.text(
+    "INSERT INTO posts_fts(rowid, search_text) SELECT id, search_text FROM posts WHERE id = :id"
+)
+_clear_index = sa.text("INSERT INTO posts_fts(posts_fts) VALUES ('delete-all')")
+
+
+def index_new_post(tx: Executor, post_id: int) -> None:
+    """A post inserted in `tx` enters the SQLite index when the transaction commits, with the rest of
+    its group commit (read back from its row then: an undone or wiped post adds nothing)."""
+    if tx.dialect_name == "sqlite":
+        tx.execute_at_commit(_index_post, {"id": post_id})
+
+
+async def index_posts(tx: Executor, post_ids: Iterable[int]) -> None:
+    """Posts inserted in bulk (imports, restores) enter the SQLite index now."""
+    if tx.dialect_name == "sqlite":
+        await tx.execute_many(_index_post, [{"id": post_id} for post_id in post_ids])
+
+
+async def clear_index(tx: Executor) -> None:
+    """Every post leaves the SQLite index (a wipe deletes them all)."""
+    if tx.dialect_name == "sqlite":
+        await tx.execute(_clear_index)
+
 
 # ---- search documents ---------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from sqlalchemy.sql import ClauseElement
 
 from roost.storage.db import Executor
 from roost.storage.schema import metadata
+from roost.storage.search import clear_index, index_posts
 from roost.storage.statements import insert_all
 
 # Not part of a sandbox's state: the processes' leases (singleton jobs and id slots), OAuth 1.0a
@@ -113,11 +114,14 @@ async def pages(tx: Executor, spec: TableSpec) -> AsyncIterator[list[dict[str, A
 async def wipe(tx: Executor) -> None:
     for spec in reversed(COVERED):
         await tx.execute(spec.wipe)
+    await clear_index(tx)
 
 
 async def insert(tx: Executor, spec: TableSpec, rows: Sequence[dict[str, Any]]) -> None:
     try:
         await tx.execute_many(spec.insert, rows)
+        if spec.name == "posts":
+            await index_posts(tx, [row["id"] for row in rows])
     except (sqlite3.DatabaseError, ValueError, OverflowError) as exc:
         raise RowsRefused(f"{spec.name}: {exc}") from None
     except Exception as exc:  # asyncpg's errors, imported only with PostgreSQL
