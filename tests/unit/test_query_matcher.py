@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from roost.core import jsonio
 from roost.search.ast import And, Node, Not, Operator, Or, Phrase, Product, Token
 from roost.search.matcher import matches, sample_bucket
-from roost.search.view import PostView, tokenize, view_of
+from roost.search.view import PostView, general_tokens, tokenize, view_of
 
 try:
     from roost.search.parser import parse
@@ -114,6 +116,12 @@ def test_accents_exact_for_stream_folded_for_search() -> None:
 def test_tokenizer() -> None:
     assert tokenize("Hello, World! it's 😀😀 #tag") == ("hello", "world", "it", "s", "😀", "😀", "tag")
     assert tokenize("Ça VA", folded=True) == ("ca", "va")
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60), st.booleans())
+def test_ascii_text_tokenizes_as_any_text_would(text: str, folded: bool) -> None:
+    # ASCII text takes a shorter path (its words only); it must agree with the general rule.
+    assert tokenize(text, folded) == general_tokens(text.lower())
 
 
 def test_quoted_post_text_matches_in_stream_only() -> None:

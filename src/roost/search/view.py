@@ -22,6 +22,7 @@ Row = Mapping[str, Any]
 # (emoji, symbols) is a token of its own. URLs are removed first: they are matched by `url:`.
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 _URL_RE = re.compile(r"https?://\S+", re.IGNORECASE)
+_ASCII_WORD_RE = re.compile(r"\w+")
 _SKIP_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc", "Zs", "Zl", "Zp"})
 
 
@@ -49,7 +50,13 @@ def exact(text: str) -> str:
 
 def tokenize(text: str, folded: bool = False) -> tuple[str, ...]:
     """The platform-style token sequence of `text`: case-insensitive, accents folded if `folded`."""
-    norm = fold(text) if folded else exact(text)
+    if text.isascii():  # ASCII punctuation never makes a token: the words are all there is
+        return tuple(_ASCII_WORD_RE.findall(text.lower()))
+    return general_tokens(fold(text) if folded else exact(text))
+
+
+def general_tokens(norm: str) -> tuple[str, ...]:
+    """The tokens of normalised text, whatever its characters."""
     return tuple(t for t in _TOKEN_RE.findall(norm) if _keep(t))
 
 
