@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roost.domain.text import (
+    _URL_RE,
     extract_entities,
     find_urls,
     shorten_urls,
+    spans_weighted_length,
     truncate_for_display,
     weighted_length,
 )
@@ -441,6 +443,26 @@ def test_truncation_respects_limit(text: str, limit: int) -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=127, blacklist_characters="."), max_size=300))
 def test_ascii_without_dots_weighs_its_length(text: str) -> None:
     assert weighted_length(text) == len(text)
+
+
+ASCII_TEXTS = st.one_of(
+    TEXTS.filter(str.isascii), st.text(alphabet=st.characters(max_codepoint=127), max_size=120)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ASCII_TEXTS)
+def test_ascii_text_weighs_as_its_spans_say(text: str) -> None:
+    # ASCII text is weighed by a shorter path (its length, URLs at 23); it must agree with the spans.
+    assert weighted_length(text) == spans_weighted_length(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(TEXTS, st.text(max_size=80)))
+def test_text_without_a_dot_has_no_url(text: str) -> None:
+    # find_urls answers at once for text without a dot: the pattern itself never matches there.
+    if "." not in text:
+        assert _URL_RE.search(text) is None
 
 
 TOKENS = st.sampled_from(

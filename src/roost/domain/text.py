@@ -180,6 +180,8 @@ def find_urls(text: str) -> tuple[tuple[int, int], ...]:
     digit, "_", "@", "$" or "#", so e-mail addresses and "@example.com" are not URLs.  As on the
     platform, a bare ``label.<ccTLD>`` with no path ("setup.py") is not a URL, except .co and .tv.
     """
+    if "." not in text:  # every URL the pattern finds has a dot (its TLD's or an address's)
+        return ()
     spans: list[tuple[int, int]] = []
     pos = 0
     while (m := _URL_RE.search(text, pos)) is not None:
@@ -369,7 +371,13 @@ def weighted_length(text: str) -> int:
     NFC first; code points weigh 1 in 0-4351, 8192-8205, 8208-8223, 8242-8247 and 2 elsewhere;
     each URL weighs 23 and each emoji sequence 2.
     """
-    text = _nfc(text)
+    if text.isascii():  # every ASCII character weighs 1 and none makes an emoji: only URLs differ
+        return len(text) + sum(URL_WEIGHT - (end - start) for start, end in find_urls(text))
+    return spans_weighted_length(_nfc(text))
+
+
+def spans_weighted_length(text: str) -> int:
+    """The weighted length of NFC text, span by span (any text)."""
     total = 0
     pos = 0
     for start, end, weight in _special_spans(text):

@@ -1,4 +1,4 @@
-"""A flat, immutable snapshot of one post and its author: everything the query operators look at.
+"""A flat snapshot of one post and its author (never changed once built): what the operators read.
 
 Normalised token sets are computed once per post (in `__post_init__`), so evaluating thousands of
 stream rules against the same post costs set look-ups, not re-tokenisation. See
@@ -76,9 +76,11 @@ def _lower_set(values: Iterable[str]) -> frozenset[str]:
     return frozenset(v.lower() for v in values)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PostView:
-    """One post as the matcher sees it. Ids are strings; absent values are None or empty."""
+    """One post as the matcher sees it. Ids are strings; absent values are None or empty. Not changed
+    once built (not frozen only because a frozen dataclass sets each of its 50 fields through
+    `object.__setattr__`, which doubled the cost of building one for every post written)."""
 
     id: str
     text: str = ""
@@ -155,38 +157,37 @@ class PostView:
     username_lower: str = field(init=False)
 
     def __post_init__(self) -> None:
-        put = object.__setattr__
         own = _text_tokens(self.text, False)
         quoted = _text_tokens(self.quoted_text, False)
         own_folded = own if self.text.isascii() else _text_tokens(self.text, True)
-        put(self, "stream_seqs", (own, quoted) if quoted else (own,))
-        put(self, "search_seqs", (own_folded,))
-        put(self, "stream_words", frozenset(own) | frozenset(quoted))
-        put(self, "search_words", frozenset(own_folded))
+        self.stream_seqs = (own, quoted) if quoted else (own,)
+        self.search_seqs = (own_folded,)
+        self.stream_words = frozenset(own) | frozenset(quoted)
+        self.search_words = frozenset(own_folded)
         tags = _lower_set(self.hashtags)
-        put(self, "hashtag_set", tags)
-        put(self, "search_hashtag_set", frozenset(fold(t) for t in self.hashtags))
-        put(self, "stream_hashtag_set", tags | _lower_set(self.quoted_hashtags))
+        self.hashtag_set = tags
+        self.search_hashtag_set = frozenset(fold(t) for t in self.hashtags)
+        self.stream_hashtag_set = tags | _lower_set(self.quoted_hashtags)
         cash = _lower_set(self.cashtags)
-        put(self, "cashtag_set", cash)
-        put(self, "stream_cashtag_set", cash | _lower_set(self.quoted_cashtags))
+        self.cashtag_set = cash
+        self.stream_cashtag_set = cash | _lower_set(self.quoted_cashtags)
         mentions = _lower_set(self.mention_usernames)
-        put(self, "mention_set", mentions)
-        put(self, "stream_mention_set", mentions | _lower_set(self.quoted_mentions))
+        self.mention_set = mentions
+        self.stream_mention_set = mentions | _lower_set(self.quoted_mentions)
         urls = tuple(u.lower() for u in self.urls)
-        put(self, "url_values", urls)
-        put(self, "stream_url_values", urls + tuple(u.lower() for u in self.quoted_urls))
-        put(self, "bio_seq", tokenize(self.bio))
-        put(self, "name_seq", tokenize(self.name))
-        put(self, "location_seq", tokenize(self.location))
-        put(self, "place_seq", tokenize(self.place_full_name or ""))
-        put(self, "context_set", frozenset(self.context))
-        put(self, "context_domains", frozenset(c.split(".", 1)[0] for c in self.context))
-        put(self, "context_name_set", frozenset(exact(n) for n in self.context_entity_names))
-        put(self, "username_lower", self.username.lower())
-        put(self, "is_reply", self.is_reply or self.in_reply_to_tweet_id is not None)
-        put(self, "is_quote", self.is_quote or self.quoted_tweet_id is not None)
-        put(self, "is_retweet", self.is_retweet or self.retweeted_tweet_id is not None)
+        self.url_values = urls
+        self.stream_url_values = urls + tuple(u.lower() for u in self.quoted_urls)
+        self.bio_seq = tokenize(self.bio)
+        self.name_seq = tokenize(self.name)
+        self.location_seq = tokenize(self.location)
+        self.place_seq = tokenize(self.place_full_name or "")
+        self.context_set = frozenset(self.context)
+        self.context_domains = frozenset(c.split(".", 1)[0] for c in self.context)
+        self.context_name_set = frozenset(exact(n) for n in self.context_entity_names)
+        self.username_lower = self.username.lower()
+        self.is_reply = self.is_reply or self.in_reply_to_tweet_id is not None
+        self.is_quote = self.is_quote or self.quoted_tweet_id is not None
+        self.is_retweet = self.is_retweet or self.retweeted_tweet_id is not None
 
 
 # ---- from storage rows ---------------------------------------------------------------------------

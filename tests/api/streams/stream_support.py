@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -27,9 +28,15 @@ def objects(lines: list[bytes]) -> list[dict[str, Any]]:
 
 
 def now_iso(server: LiveServer) -> str:
-    """The server clock as RFC 3339, for `start_time` / `end_time`."""
-    services = server.app.server.stores  # type: ignore[union-attr]
-    return iso_ms(services.clock.now_ms())
+    """The server clock as RFC 3339, for `start_time` / `end_time`: its next millisecond, so that what
+    was done before falls before it and what is done after does not (a time has millisecond precision,
+    and a fast server does several things within one)."""
+    clock = server.app.server.stores.clock  # type: ignore[union-attr]
+    first = clock.now_ms()
+    deadline = time.monotonic() + 0.5  # a frozen clock does not tick: take it as it is
+    while clock.now_ms() <= first and time.monotonic() < deadline:
+        time.sleep(0.0002)
+    return iso_ms(clock.now_ms())
 
 
 def window(server: LiveServer, start: str) -> dict[str, str]:
