@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import bindparam, insert, select, text
 
 from roost.core import jsonio
 from roost.storage.db import Database, Executor, Row
@@ -18,6 +18,13 @@ _append = insert(events).values(
     object_id=bindparam("object_id"),
     payload=bindparam("payload"),
 )
+# PostgreSQL hands out positions from a sequence at INSERT, yet readers (delivery, streams, activity)
+# page through the log by position: had two transactions committed in the other order, a reader
+# between the two commits would pass over the later one's event for good. There, a transaction's
+# events are written at its very end, under a transaction-scoped advisory lock taken last of all its
+# locks (so it cannot deadlock), and positions follow commit order. SQLite's writers are serial.
+EVENT_ORDER_LOCK_KEY = 0x726F6F7375
+_event_order_lock = text("SELECT pg_advisory_xact_lock(:key)")
 _after = (
     select(events)
     .where(events.c.position > bindparam("position"))
@@ -36,17 +43,19 @@ async def append_event(
     object_id: int | None,
     payload: dict[str, Any],
 ) -> None:
-    await tx.execute(
-        _append,
-        {
-            "id": event_id,
-            "kind": kind,
-            "created_at": created_at,
-            "user_id": user_id,
-            "object_id": object_id,
-            "payload": jsonio.dumps(payload).decode(),
-        },
-    )
+    row = {
+        "id": event_id,
+        "kind": kind,
+        "created_at": created_at,
+        "user_id": user_id,
+        "object_id": object_id,
+        "payload": jsonio.dumps(payload).decode(),
+    }
+    if tx.dialect_name == "postgresql":
+        tx.execute_at_commit(_event_order_lock, {"key": EVENT_ORDER_LOCK_KEY})
+        tx.execute_at_commit(_append, row)
+    else:
+        await tx.execute(_append, row)
 
 
 class EventStore:
