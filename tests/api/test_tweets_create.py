@@ -12,6 +12,7 @@ from tests.api.helpers import (
     bearer,
     create,
     create_ok,
+    delete_as,
     import_media,
     invalid_request,
     lookup,
@@ -513,6 +514,21 @@ def test_duplicate_content_is_refused(api: Api, make_user: Any) -> None:
         "status": 403,
     }
     assert create(api, other, text=text).status_code == 201
+
+
+def test_duplicates_are_of_the_latest_live_post(api: Api, make_user: Any) -> None:
+    user = make_user()
+    first, second = unique_text("first"), unique_text("second")
+    assert create(api, user, text=first).status_code == 201
+    latest = create_ok(api, user, text=second)
+    assert create(api, user, text=first).status_code == 201  # not the latest: allowed
+    again = create_ok(api, user, text=second)
+    assert delete_as(api, user, again["id"]).status_code == 200
+    # The latest live post is now the second copy of `first`: its text is refused again, the
+    # deleted post's text is not.
+    assert create(api, user, text=first).status_code == 403
+    assert create(api, user, text=second).status_code == 201
+    assert user_view(api, user["id"])["most_recent_tweet_id"] not in (latest["id"], again["id"])
 
 
 def test_author_counters_follow_creation(api: Api, make_user: Any) -> None:

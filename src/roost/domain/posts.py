@@ -241,7 +241,7 @@ class PostService:
         limit = LONG_FORM_LIMIT if author["subscription_type"] != "None" else STANDARD_LIMIT
         if weighted_length(text) > limit:
             raise errors.forbidden(TOO_LONG)
-        if previous is None and text and await self._is_duplicate(tx, author["id"], text):
+        if previous is None and text and await self._is_duplicate(tx, author, text):
             raise errors.forbidden("You are not allowed to create a Tweet with duplicate content.")
 
     async def _quoted(self, tx: Executor, author_id: int, draft: Draft, previous: Row | None) -> int | None:
@@ -335,9 +335,13 @@ class PostService:
             raise errors.forbidden(REPLY_HIDDEN)
         return parent
 
-    async def _is_duplicate(self, tx: Executor, author_id: int, text: str) -> bool:
-        latest = await post_rows.latest_text_of(tx, author_id)
-        if latest is None:
+    async def _is_duplicate(self, tx: Executor, author: Row, text: str) -> bool:
+        # The author's row names their latest post: a primary-key read, whatever the database's
+        # statistics say (a search of the author's posts by its index went to a scan and sort of all
+        # of them on PostgreSQL when statistics lagged the table's growth).
+        latest_id = author["most_recent_post_id"]
+        latest = None if latest_id is None else await post_rows.text_of(tx, latest_id)
+        if latest is None or latest["deleted_at"] is not None:
             return False
         stored, _ = shorten_urls(text, self._short_code)
         return latest["text"] == stored and self._clock.now_ms() - latest["created_at"] < 86_400_000

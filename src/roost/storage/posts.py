@@ -376,17 +376,12 @@ async def latest_post_of(tx: Executor, author_id: int) -> int | None:
     return await tx.fetch_value(_latest_of_author, {"author_id": author_id})
 
 
-_latest_text_of_author = (
-    select(posts.c.text, posts.c.created_at)
-    .where(posts.c.author_id == bindparam("author_id"), posts.c.deleted_at.is_(None))
-    .order_by(posts.c.id.desc())
-    .limit(1)
-)
+_text_of = select(posts.c.text, posts.c.created_at, posts.c.deleted_at).where(posts.c.id == bindparam("id"))
 
 
-async def latest_text_of(tx: Executor, author_id: int) -> Row | None:
-    """The text and creation time of an author's latest live post (the duplicate check's question)."""
-    return await tx.fetch_one(_latest_text_of_author, {"author_id": author_id})
+async def text_of(tx: Executor, post_id: int) -> Row | None:
+    """A post's text, creation time and deletion time (the duplicate check's question)."""
+    return await tx.fetch_one(_text_of, {"id": post_id})
 
 
 async def get_for_update(tx: Executor, post_id: int) -> Row | None:
