@@ -108,16 +108,6 @@ class Executor(Protocol):
 _Deferred = list[tuple[ClauseElement, Params]]
 
 
-def _run_deferred(executor: _SQLiteExecutor, deferred: _Deferred) -> None:
-    by_statement: dict[int, tuple[ClauseElement, list[Params]]] = {}
-    for statement, params in deferred:
-        by_statement.setdefault(id(statement), (statement, []))[1].append(params)
-    deferred.clear()
-    for statement, rows in by_statement.values():
-        compiled = executor._statements.get(statement)
-        executor._conn.executemany(compiled.sql, [compiled.bind(row) for row in rows])
-
-
 class _SQLiteExecutor:
     """Runs compiled statements on one sqlite3 connection. The plain methods are what the database
     calls on its read path (no coroutine per layer); the async ones serve the `Executor` protocol."""
@@ -171,6 +161,16 @@ class _SQLiteExecutor:
 
     def execute_at_commit(self, statement: ClauseElement, params: Params) -> None:
         self.deferred.append((statement, params))
+
+    def run_deferred(self) -> None:
+        """The put-off statements, one `executemany` per statement, in the order first put off."""
+        by_statement: dict[int, tuple[ClauseElement, list[Params]]] = {}
+        for statement, params in self.deferred:
+            by_statement.setdefault(id(statement), (statement, []))[1].append(params)
+        self.deferred.clear()
+        for statement, rows in by_statement.values():
+            compiled = self._statements.get(statement)
+            self._conn.executemany(compiled.sql, [compiled.bind(row) for row in rows])
 
 
 class _PostgresExecutor:
@@ -376,7 +376,7 @@ class SQLiteDatabase(Database):
         self._writer.execute("BEGIN IMMEDIATE")
         try:
             yield self._write
-            _run_deferred(self._write, self._write.deferred)
+            self._write.run_deferred()
         except BaseException:
             self._write.deferred.clear()
             self._writer.execute("ROLLBACK")
@@ -410,7 +410,7 @@ class SQLiteDatabase(Database):
         self._group = None
         self._end_snapshot()  # a reader's snapshot would hold back the commit's checkpoint
         try:
-            _run_deferred(self._write, self._write.deferred)
+            self._write.run_deferred()
             self._writer.execute("COMMIT")
         except Exception as error:  # sqlite3.Error, or a put-off statement's parameters refused
             self._fail_group(group, error)
