@@ -93,7 +93,7 @@ class CsvOf(Kind):
             and self.min_items <= len(items) <= self.max_items
             and _ID_LIST.fullmatch(raw) is not None
         ):
-            values = [int(item) for item in items]
+            values = list(map(int, items))
             if max(values) <= MAX_ID:
                 return values
         if not self.min_items <= len(items) <= self.max_items:
