@@ -17,11 +17,12 @@ from roost.config import Settings
 from roost.core import jsonio
 from roost.domain.posts import PostService
 from roost.domain.webhooks import DM_LEVEL
-from roost.events.aaa import aaa_outgoing
+from roost.events.aaa import AccountActivity, aaa_outgoing
 from roost.events.outgoing import Outgoing
 from roost.storage import dms as dm_rows
 from roost.storage import social as social_rows
 from roost.storage import webhooks as hook_rows
+from roost.storage.aaa import AaaStore
 from roost.storage.db import open_database
 from roost.storage.migrate import upgrade
 from roost.wiring import assemble
@@ -135,8 +136,8 @@ class Harness:
         self.run(make())
         return row
 
-    def fan_out(self, kind: str, actor_id: int | None, /, **payload: Any) -> list[Outgoing]:
-        event = {
+    def event(self, kind: str, actor_id: int | None, /, **payload: Any) -> dict[str, Any]:
+        return {
             "position": next(_positions),
             "id": self.services.ids.next_id(),
             "kind": kind,
@@ -145,8 +146,17 @@ class Harness:
             "object_id": None,
             "payload": jsonio.dumps({k: str(v) for k, v in payload.items()}).decode(),
         }
-        result: list[Outgoing] = self.run(aaa_outgoing(self.services, event))
+
+    def fan_out(self, kind: str, actor_id: int | None, /, **payload: Any) -> list[Outgoing]:
+        """One event on its own, as a replay fans it out (nothing read ahead)."""
+        result: list[Outgoing] = self.run(aaa_outgoing(self.services, self.event(kind, actor_id, **payload)))
         return result
+
+    def activity(self) -> AccountActivity:
+        stores = self.services
+        return AccountActivity(
+            AaaStore(stores.db), stores.users, stores.posts, stores.dms, self.settings.seed
+        )
 
 
 @pytest.fixture(scope="module")
@@ -291,6 +301,55 @@ def test_mentions_replies_and_quotes_reach_the_other_users(h: Harness) -> None:
         (str(fan["id"]), fan["username"], 0),
         (str(hater["id"]), hater["username"], len(fan["username"]) + 6),
     ]
+
+
+def test_a_batch_read_ahead_fans_out_as_each_event_alone(h: Harness) -> None:
+    """The dispatcher reads a batch's new posts, mentions and subscriptions at once (`prepare`): every
+    event's deliveries are the ones it makes on its own."""
+    hook, other_hook = h.hook(), h.hook()
+    author, fan, replied, quoted, shy, idle = (h.user() for _ in range(6))
+    locked = h.user(protected=True)
+    for user in (author, fan, replied, quoted, locked):
+        h.subscribe(hook, user)
+    h.subscribe(other_hook, fan)
+    h.edge("follow", fan, locked)
+    parent, original = h.post(replied), h.post(quoted)
+    posts = [
+        h.post(author),
+        h.post(author, f"hi @{fan['username']} and @{shy['username']}"),
+        h.post(idle, "nobody listens", reply={"in_reply_to_tweet_id": str(parent["id"])}),
+        h.post(idle, "a quote", quote_tweet_id=str(original["id"])),
+        h.post(locked, f"@{fan['username']} @{author['username']} for followers only"),
+        h.post(shy),
+    ]
+    events = [
+        h.event("post.create", p["author_id"], post_id=p["id"], author_id=p["author_id"]) for p in posts
+    ]
+    events.insert(2, h.event("follow.follow", fan["id"], source_id=fan["id"], target_id=author["id"]))
+    alone = [h.run(h.activity().outgoing(event)) for event in events]
+    activity = h.activity()
+    h.run(activity.prepare(events))
+    together = [h.run(activity.outgoing(event)) for event in events]
+    h.run(activity.prepare(()))
+    assert together == alone
+    assert sum(map(len, alone)) >= 8  # the batch has deliveries to compare
+    assert {item.for_user_id for item in alone[5]} == {locked["id"], fan["id"]}  # protected: followers
+
+
+def test_a_read_ahead_serves_only_its_batch(h: Harness) -> None:
+    first, later = h.hook(), h.hook()
+    author = h.user()
+    h.subscribe(first, author)
+    post = h.post(author)
+    event = h.event("post.create", author["id"], post_id=post["id"], author_id=author["id"])
+    activity = h.activity()
+    h.run(activity.prepare([event]))
+    h.subscribe(later, author)
+    # The batch's own event reads what was read for the batch; the same event after the batch (a
+    # replay) reads afresh.
+    assert [item.webhook_id for item in h.run(activity.outgoing(event))] == [first]
+    h.run(activity.prepare(()))
+    assert [item.webhook_id for item in h.run(activity.outgoing(event))] == [first, later]
 
 
 def test_post_delete(h: Harness) -> None:

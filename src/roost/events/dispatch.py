@@ -64,6 +64,11 @@ RELEASE_EXPIRED_S = 1.0  # the lease holder looks for expired claims at most thi
 class Fanout(Protocol):
     """One webhook product's view of an event: the deliveries it makes of it."""
 
+    async def prepare(self, events: Sequence[Row]) -> None:
+        """Read ahead for a batch whose events `outgoing` will be asked about next, in order (none:
+        the batch is over)."""
+        ...
+
     async def outgoing(self, event: Row) -> list[Outgoing]: ...
 
 
@@ -225,10 +230,16 @@ class Dispatcher:
         if not events:
             return
         rows: list[dict[str, Any]] = []
-        for index, event in enumerate(events):
-            if index % YIELD_EVERY_EVENTS == YIELD_EVERY_EVENTS - 1:
-                await asyncio.sleep(0)  # SQLite reads never pause: let waiting requests run between events
-            rows.extend(await self._deliveries_for(event))
+        for fanout in self._fanouts:
+            await fanout.prepare(events)
+        try:
+            for index, event in enumerate(events):
+                if index % YIELD_EVERY_EVENTS == YIELD_EVERY_EVENTS - 1:
+                    await asyncio.sleep(0)  # SQLite reads never pause: let requests run between events
+                rows.extend(await self._deliveries_for(event))
+        finally:
+            for fanout in self._fanouts:
+                await fanout.prepare(())
         launch = await self.store.enqueue(rows, cursor, int(events[-1]["position"]), self._claim())
         if launch is None:
             # Another process took the lease and moved the cursor first: its rows stand.

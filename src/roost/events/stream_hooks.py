@@ -13,7 +13,7 @@ every `LINKS_TTL_S` to notice webhooks a CRC made invalid.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from roost.core import jsonio
 from roost.core.fields import FieldsEngine, Selection
@@ -57,6 +57,9 @@ class StreamHooks:
         self._links_at = 0.0
         self._rules: dict[int, RuleSet] = {}
         self._stale_rules: set[int] = set()
+
+    async def prepare(self, events: Sequence[Row]) -> None:
+        """Nothing read ahead: each event's reads are its own."""
 
     async def outgoing(self, event: Row) -> list[Outgoing]:
         kind = str(event["kind"])

@@ -10,7 +10,7 @@ finds the subscriptions. The envelope is the same for webhooks and streams:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from roost.core import jsonio
@@ -273,6 +273,9 @@ class ActivityEvents:
             if visible:
                 kept[sub_id] = (sub, target_user)
         return kept
+
+    async def prepare(self, events: Sequence[Row]) -> None:
+        """Nothing read ahead: each event's reads are its own."""
 
     async def outgoing(self, event: Row) -> list[Outgoing]:
         """The deliveries to the subscriptions' (valid, same-app) webhooks."""
