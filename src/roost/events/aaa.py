@@ -433,6 +433,17 @@ _HANDLERS: dict[str, _Handler] = {
 }
 
 
+def _new_post_id(event: Row) -> int | None:
+    """The post a create or edit event names; None for other events (and for a malformed payload,
+    which its own fan-out reports as before)."""
+    if event["kind"] not in _NEW_POST_KINDS:
+        return None
+    try:
+        return int(jsonio.loads(event["payload"])["post_id"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 class AccountActivity:
     """Account-activity envelopes of one server's event log."""
 
@@ -450,11 +461,16 @@ class AccountActivity:
         """Read what the batch's new posts need (the posts, whom they mention, the subscriptions of their
         authors and of the users they mention or reply to) before their events are fanned out in order;
         no events: forget it. As up to date as the reads each event would make: all come after it."""
-        creates = [event for event in events if event["kind"] in _NEW_POST_KINDS]
+        creates: list[Row] = []
+        post_ids: list[int] = []
+        for event in events:
+            post_id = _new_post_id(event)
+            if post_id is not None:
+                creates.append(event)
+                post_ids.append(post_id)
         if not creates:
             self._ahead = None
             return
-        post_ids = [int(jsonio.loads(event["payload"])["post_id"]) for event in creates]
         posts = {int(row["id"]): row for row in await self.posts.get_many(post_ids)}
         mentioned = await self.aaa.mentioned_user_ids_of(post_ids)
         users: list[int] = []
