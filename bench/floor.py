@@ -41,6 +41,7 @@ if __package__ in (None, ""):  # run as `python bench/floor.py`: the repository 
 
 from bench import harness
 from bench.harness import HOST, LoadResult, http_get
+from bench.serve import bare_app
 from roost.core.wire import RawHeaders, Receive, Scope, Send, send_raw
 
 # The columns roost reads: for the single lookup's fields and expansion, and for default fields only.
@@ -183,13 +184,8 @@ def floor_app(kind: str, db: str) -> Any:
             headers.append((b"x-response-time", b"%d" % elapsed))
             await send_raw(scope, send, status, body, headers)
         elif scope["type"] == "lifespan":
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                elif message["type"] == "lifespan.shutdown":
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
+            # The same start-up and shutdown as the baseline (its module types messages as MutableMapping).
+            await bare_app(scope, receive, send)  # type: ignore[arg-type]
 
     return app
 

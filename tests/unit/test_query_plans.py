@@ -34,8 +34,8 @@ def plan(conn: sqlite3.Connection, statement: ClauseElement) -> list[str]:
 
 @pytest.mark.parametrize(
     "statement",
-    [posts.mentions_of_post, posts._delete_mentions],
-    ids=["mentions of a post (fan-out)", "mentions of a deleted post"],
+    [posts.mentions_of_post, posts.mentions_of_posts(3), posts._delete_mentions],
+    ids=["mentions of a post", "mentions of a batch's posts (fan-out)", "mentions of a deleted post"],
 )
 def test_a_posts_mentions_are_found_by_index(conn: sqlite3.Connection, statement: ClauseElement) -> None:
     [step] = plan(conn, statement)

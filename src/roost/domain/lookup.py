@@ -63,7 +63,7 @@ class Lookup:
             row, problems = await self.post(viewer_id, unique[0], parameter, columns)
             return ([] if row is None else [row]), problems
         fetched = await self._posts.get_many(unique, columns)
-        rows = {row["id"]: row for row in fetched if row["deleted_at"] is None}  # visible_post, inline
+        rows = {row["id"]: row for row in fetched if visible_post(row)}
         hidden = await self.hidden_authors(viewer_id, [row["author_id"] for row in rows.values()])
         found: list[Row] = []
         problems = []

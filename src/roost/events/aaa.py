@@ -65,6 +65,7 @@ class _Event:
         self.store = activity.aaa
         self._users: dict[int, Row] = {}
         self._missing_users: set[int] = set()
+        # The batch's posts, shared: what one event loads (a quoted post) serves the next ones too.
         self._posts: dict[int, Row] = {} if ahead is None else ahead.posts
         self._ahead = ahead
 

@@ -10,15 +10,8 @@ from sqlalchemy import Select, bindparam, select
 
 from roost.storage import posts as post_rows
 from roost.storage.db import Database, Row
-from roost.storage.schema import aaa_subscriptions, apps, blocks, post_mentions, users, webhooks
+from roost.storage.schema import aaa_subscriptions, apps, blocks, users, webhooks
 from roost.storage.statements import binds, in_params, sized
-
-_targets = (
-    select(webhooks.c.id, webhooks.c.app_id, aaa_subscriptions.c.access_level)
-    .select_from(aaa_subscriptions.join(webhooks, webhooks.c.id == aaa_subscriptions.c.webhook_id))
-    .where(aaa_subscriptions.c.user_id == bindparam("user_id"), webhooks.c.valid == 1)
-    .order_by(webhooks.c.id)
-)
 
 _valid_of_app = (
     select(webhooks.c.id)
@@ -45,15 +38,6 @@ def _targets_of(count: int) -> Select[Any]:
 
 
 @sized
-def _mentions_of_posts(count: int) -> Select[Any]:
-    return (
-        select(post_mentions.c.post_id, post_mentions.c.user_id)
-        .where(post_mentions.c.post_id.in_(binds(count)))
-        .order_by(post_mentions.c.post_id, post_mentions.c.user_id)
-    )
-
-
-@sized
 def _blockers_of(count: int) -> Select[Any]:
     return select(blocks.c.source_id).where(
         blocks.c.target_id == bindparam("target_id"), blocks.c.source_id.in_(binds(count))
@@ -67,7 +51,7 @@ class AaaStore:
     async def targets(self, user_id: int) -> list[Row]:
         """Valid webhooks with an account-activity subscription for `user_id`: id, app_id and the
         subscription's access_level."""
-        return await self._db.fetch_all(_targets, {"user_id": user_id})
+        return (await self.targets_of((user_id,)))[user_id]
 
     async def targets_of(self, user_ids: Sequence[int]) -> dict[int, list[Row]]:
         """`targets` of several users at once: every one of them has an entry (empty: none)."""
@@ -90,13 +74,7 @@ class AaaStore:
         return await post_rows.mentioned_user_ids(self._db, post_id)
 
     async def mentioned_user_ids_of(self, post_ids: Sequence[int]) -> dict[int, list[int]]:
-        """`mentioned_user_ids` of several posts at once: every one of them has an entry."""
-        unique = list(dict.fromkeys(post_ids))
-        found: dict[int, list[int]] = {post_id: [] for post_id in unique}
-        if unique:
-            for row in await self._db.fetch_all(_mentions_of_posts(len(unique)), in_params(unique)):
-                found[int(row["post_id"])].append(int(row["user_id"]))
-        return found
+        return await post_rows.mentioned_user_ids_of(self._db, post_ids)
 
     async def blockers_of(self, target_id: int, source_ids: Sequence[int]) -> set[int]:
         """Which of `source_ids` block `target_id`."""

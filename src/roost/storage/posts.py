@@ -217,6 +217,17 @@ mentions_of_post = (
     .where(post_mentions.c.post_id == bindparam("post_id"))
     .order_by(post_mentions.c.user_id)
 )
+
+
+@sized
+def mentions_of_posts(count: int) -> Select[Any]:
+    return (
+        select(post_mentions.c.post_id, post_mentions.c.user_id)
+        .where(post_mentions.c.post_id.in_(binds(count)))
+        .order_by(post_mentions.c.post_id, post_mentions.c.user_id)
+    )
+
+
 _max_id = select(posts.c.id).order_by(posts.c.id.desc()).limit(1)
 
 
@@ -391,3 +402,13 @@ async def get_for_update(tx: Executor, post_id: int) -> Row | None:
 async def mentioned_user_ids(db: Executor | Database, post_id: int) -> list[int]:
     """Whom a post mentions, by user id (in a transaction or not)."""
     return [int(row["user_id"]) for row in await db.fetch_all(mentions_of_post, {"post_id": post_id})]
+
+
+async def mentioned_user_ids_of(db: Database, post_ids: Sequence[int]) -> dict[int, list[int]]:
+    """`mentioned_user_ids` of several posts at once: every one of them has an entry."""
+    unique = list(dict.fromkeys(post_ids))
+    found: dict[int, list[int]] = {post_id: [] for post_id in unique}
+    if unique:
+        for row in await db.fetch_all(mentions_of_posts(len(unique)), in_params(unique)):
+            found[int(row["post_id"])].append(int(row["user_id"]))
+    return found
