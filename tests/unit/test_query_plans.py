@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.sql import ClauseElement
 
-from roost.storage import posts
+from roost.storage import activity, posts
 from roost.storage.db import StatementCache
 from roost.storage.migrate import upgrade
 
@@ -41,3 +41,10 @@ def test_a_posts_mentions_are_found_by_index(conn: sqlite3.Connection, statement
     [step] = plan(conn, statement)
     assert step.startswith("SEARCH post_mentions USING ")
     assert step.endswith("INDEX ix_post_mentions_post (post_id=?)")
+
+
+def test_a_batchs_post_subscriptions_are_found_by_index(conn: sqlite3.Connection) -> None:
+    """Activity events' read-ahead: the post subscriptions of a dispatcher batch's users."""
+    steps = plan(conn, activity._matching_users(3))
+    assert steps[0].startswith("SEARCH activity_subscriptions USING INDEX ix_activity_subscriptions_match")
+    assert "(event_type=? AND filter_user_id=?)" in steps[0]

@@ -11,6 +11,7 @@ finds the subscriptions. The envelope is the same for webhooks and streams:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from roost.core import jsonio
@@ -147,6 +148,23 @@ def _deliverable(sub: Row) -> bool:
     )
 
 
+@dataclass(slots=True)
+class _PostReadAhead:
+    """What the new posts of one dispatcher batch are matched with, read for all of them at once
+    (`ActivityEvents.prepare`): two queries per batch instead of one per post and one per user."""
+
+    positions: frozenset[int]  # the batch's post.create events: no other event reads from here
+    mentioned: dict[int, list[int]]  # post id -> whom it mentions; every new post has an entry
+    subscriptions: dict[tuple[str, int], list[Row]]  # (event type, filtered user) -> by id
+
+    def matching(self, event_types: Sequence[str], user_id: int) -> list[Row]:
+        """As `ActivityStore.matching` (event types are always among `POST_EVENT_TYPES` here)."""
+        if len(event_types) == 1:
+            return self.subscriptions.get((event_types[0], user_id), [])
+        rows = [row for t in event_types for row in self.subscriptions.get((t, user_id), ())]
+        return sorted(rows, key=lambda row: int(row["id"]))
+
+
 class ActivityEvents:
     """Activity envelopes of one server's event log."""
 
@@ -164,6 +182,7 @@ class ActivityEvents:
         self._aaa = aaa
         self._users = users
         self.payloads = ActivityPayloads(aaa, users, posts, dms)
+        self._ahead: _PostReadAhead | None = None
 
     async def matches(self, event: Row, keep: Callable[[Row], bool] | None = None) -> list[tuple[Row, bytes]]:
         """The subscriptions an event satisfies (those `keep` accepts), each with its envelope."""
@@ -178,9 +197,14 @@ class ActivityEvents:
             targets = routes(kind, payload, user_id)
         except (KeyError, TypeError, ValueError):
             return []  # a row not following the conventions is skipped, never fatal to the dispatcher
+        ahead = self._ahead
+        if ahead is not None and int(event["position"]) not in ahead.positions:
+            ahead = None
         if kind == "post.create":
             # post.mention.create: the same post, for subscriptions on each user it mentions.
-            for mentioned in await self._aaa.mentioned_user_ids(int(payload["post_id"])):
+            post_id = int(payload["post_id"])
+            mentions = ahead.mentioned[post_id] if ahead else await self._aaa.mentioned_user_ids(post_id)
+            for mentioned in mentions:
                 targets.append((("post.mention.create",), mentioned, None))
             if "reposted_post_id" in payload:
                 # post.repost.create: the repost, for subscriptions on the user who reposted.
@@ -191,7 +215,11 @@ class ActivityEvents:
             return []  # posts from protected accounts are never delivered
         chosen: dict[int, tuple[Row, int]] = {}
         for event_types, target_user, direction in targets:
-            for sub in await self._subscriptions.matching(event_types, target_user):
+            if ahead is not None:
+                subscriptions = ahead.matching(event_types, target_user)
+            else:
+                subscriptions = await self._subscriptions.matching(event_types, target_user)
+            for sub in subscriptions:
                 if accepts(sub, direction) and (keep is None or keep(sub)):
                     chosen.setdefault(int(sub["id"]), (sub, target_user))
         if kind in _PRIVATE_ACTIVITY and chosen:
@@ -275,7 +303,29 @@ class ActivityEvents:
         return kept
 
     async def prepare(self, events: Sequence[Row]) -> None:
-        """Nothing read ahead: each event's reads are its own."""
+        """Read what the batch's new posts are matched with (whom they mention, the post subscriptions
+        of their authors and of the users they mention) before their events are matched in order; no
+        events: forget it. As up to date as the reads each event would make: all come after it."""
+        creates: dict[int, tuple[int, int]] = {}  # position -> (post id, author) of each post.create
+        for event in events:
+            if event["kind"] != "post.create":
+                continue
+            try:
+                payload = jsonio.loads(event["payload"])
+                creates[int(event["position"])] = (int(payload["post_id"]), int(payload["author_id"]))
+            except (KeyError, TypeError, ValueError):
+                continue  # left to the event's own matching, which skips it as before
+        if not creates:
+            self._ahead = None
+            return
+        mentioned = await self._aaa.mentioned_user_ids_of([post_id for post_id, _ in creates.values()])
+        users = [author for _, author in creates.values()]
+        for ids in mentioned.values():
+            users.extend(ids)
+        subscriptions: dict[tuple[str, int], list[Row]] = {}
+        for row in await self._subscriptions.matching_posts_of(users):
+            subscriptions.setdefault((str(row["event_type"]), int(row["filter_user_id"])), []).append(row)
+        self._ahead = _PostReadAhead(frozenset(creates), mentioned, subscriptions)
 
     async def outgoing(self, event: Row) -> list[Outgoing]:
         """The deliveries to the subscriptions' (valid, same-app) webhooks."""

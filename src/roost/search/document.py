@@ -1,10 +1,10 @@
 """The search document of a post: the normalised text the database's full-text index holds.
 
-Computed in Python at write time from the same `PostView` the matcher reads, so the tokens the index
-sees are exactly the matcher's search tokens (case- and accent-folded, URLs removed, emoji and
-non-ASCII symbols as tokens of their own). Entity and attribute facts that operators test by set
-membership (`#tag`, `@name`, `$tag`, `context:`, `entity:`, `has:`) become marker tokens after the
-text tokens, so they are index look-ups too.
+Computed in Python at write time from the post row, with the tokenizer and row readers of the
+`PostView` the matcher reads, so the tokens the index sees are exactly the matcher's search tokens
+(case- and accent-folded, URLs removed, emoji and non-ASCII symbols as tokens of their own). Entity
+and attribute facts that operators test by set membership (`#tag`, `@name`, `$tag`, `context:`,
+`entity:`, `has:`) become marker tokens after the text tokens, so they are index look-ups too.
 
 Every token is written in a form both full-text engines keep whole: `[a-z0-9]+` not starting with
 `q` stays as it is (most words, readable), anything else becomes `q` + the hex of its UTF-8 bytes.
@@ -15,12 +15,22 @@ only, with no stemming, stopwords or folding of their own. docs/search.md has th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any
 
-from roost.search.matcher import _HAS  # the matcher's own has:* tests, so index and matcher agree
-from roost.search.view import PostView, exact, fold
+from roost.search.view import (
+    entities_of,
+    exact,
+    fold,
+    load_json,
+    point_of,
+    tags_of,
+    text_tokens,
+    url_values_of,
+)
 
 _PLAIN = re.compile(r"[a-pr-z0-9][a-z0-9]*")
+_ALL_PLAIN = re.compile(r"[a-pr-z0-9][a-z0-9]*(?: [a-pr-z0-9][a-z0-9]*)*")  # plain tokens, one space apart
 
 # Marker prefixes: private-use characters. The tokenizer turns a lone one in a post's text into a
 # one-character token, so `<marker><value>` can never come from text.
@@ -69,25 +79,68 @@ def has_token(value: str) -> str:
     return encode(HAS + value.lower())
 
 
-def _markers(view: PostView) -> Iterable[str]:
-    yield from sorted(hashtag_token(t) for t in view.hashtags)
-    yield from sorted({mention_token(m) for m in view.mention_set})
-    yield from sorted({cashtag_token(c) for c in view.cashtag_set})
-    yield from sorted({encode(CONTEXT + c) for c in view.context_set})
-    yield from sorted({encode(CONTEXT_DOMAIN + d) for d in view.context_domains})
-    yield from sorted({encode(ENTITY_NAME + n) for n in view.context_name_set})
-    for flag in HAS_FLAGS:
-        if _HAS[flag](view, "search"):
-            yield has_token(flag)
+def _markers(
+    hashtags: Iterable[str],
+    mentions: Iterable[str],
+    cashtags: Iterable[str],
+    context: Collection[str],  # "domain_id.entity_id"
+    context_names: Iterable[str],
+    flags: Iterable[str],
+) -> Iterable[str]:
+    yield from sorted(hashtag_token(t) for t in hashtags)
+    yield from sorted({mention_token(m) for m in mentions})
+    yield from sorted({cashtag_token(c) for c in cashtags})
+    yield from sorted({encode(CONTEXT + c) for c in context})
+    yield from sorted({encode(CONTEXT_DOMAIN + c.split(".", 1)[0]) for c in context})
+    yield from sorted({entity_token(n) for n in context_names})
+    for flag in flags:
+        yield has_token(flag)
 
 
-def search_text(view: PostView) -> str:
-    """Space-separated index tokens: the post's own text tokens in order, then the markers."""
-    words = [encode(t) for t in view.search_seqs[0]]
-    words.extend(dict.fromkeys(_markers(view)))
-    return " ".join(words)
+def document_of(post: Mapping[str, Any], media_types: Iterable[str] = ()) -> tuple[str, str]:
+    """The search document of a stored post (`media_types`: its media's, for has:images and
+    has:video_link): space-separated index tokens (the post's own text tokens in order, then the
+    markers) and its lowercased expanded / display / unwound URLs, one a line, for `url:` substring
+    matches. Read from the row itself: these are the tokens and facts of `view_of(post, None)` that
+    search tests, without building the matcher's whole view, which cost three times as much
+    (tests/unit/test_search_document.py holds the two equal)."""
+    entities = entities_of(post)
+    hashtags = tags_of(entities, "hashtags")
+    cashtags = tags_of(entities, "cashtags")
+    mentions = [m["username"] for m in entities.get("mentions", ())]
+    urls = url_values_of(entities)
+    annotations = load_json(post.get("context_annotations")) or []
+    context = [
+        f"{a['domain']['id']}.{a['entity']['id']}" for a in annotations if "domain" in a and "entity" in a
+    ]
+    names = [a["entity"].get("name", "") for a in annotations if "entity" in a]
+    types = set(media_types)
+    has_media = bool(load_json(post.get("media_keys"))) or bool(types)
+    flags = {
+        "hashtags": bool(hashtags),
+        "cashtags": bool(cashtags),
+        "links": bool(urls) or has_media,
+        "mentions": bool(mentions),
+        "media": has_media,
+        "images": "photo" in types,
+        "video_link": "video" in types,
+        "geo": post.get("place_id") is not None or point_of(post) is not None,
+    }
+    words = _encoded(text_tokens(post.get("text"), True))
+    markers = dict.fromkeys(_markers(hashtags, mentions, cashtags, context, names, _set(flags)))
+    search_text = " ".join([words, *markers]) if words else " ".join(markers)
+    return search_text, "\n".join(u.lower() for u in urls)
 
 
-def search_urls(view: PostView) -> str:
-    """Lowercased expanded / display / unwound URLs, one a line, for `url:` substring matches."""
-    return "\n".join(view.url_values)
+def _encoded(tokens: Sequence[str]) -> str:
+    """The tokens' index forms, space-separated: one pass of a regular expression when all are plain,
+    as most posts' words are, instead of one per token."""
+    joined = " ".join(tokens)
+    if not joined or _ALL_PLAIN.fullmatch(joined):
+        return joined
+    return " ".join(map(encode, tokens))
+
+
+def _set(flags: dict[str, bool]) -> list[str]:
+    """The `HAS_FLAGS` that hold, in their order."""
+    return [flag for flag in HAS_FLAGS if flags[flag]]

@@ -66,7 +66,7 @@ def query_tokens(value: str, folded: bool) -> tuple[str, ...]:
     return tokenize(value, folded)
 
 
-def _text_tokens(text: str | None, folded: bool) -> tuple[str, ...]:
+def text_tokens(text: str | None, folded: bool) -> tuple[str, ...]:
     if not text:
         return ()
     return tokenize(_URL_RE.sub(" ", text), folded)
@@ -157,9 +157,9 @@ class PostView:
     username_lower: str = field(init=False)
 
     def __post_init__(self) -> None:
-        own = _text_tokens(self.text, False)
-        quoted = _text_tokens(self.quoted_text, False)
-        own_folded = own if self.text.isascii() else _text_tokens(self.text, True)
+        own = text_tokens(self.text, False)
+        quoted = text_tokens(self.quoted_text, False)
+        own_folded = own if self.text.isascii() else text_tokens(self.text, True)
         self.stream_seqs = (own, quoted) if quoted else (own,)
         self.search_seqs = (own_folded,)
         self.stream_words = frozenset(own) | frozenset(quoted)
@@ -204,36 +204,36 @@ def _sid(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _load(value: Any) -> Any:
+def load_json(value: Any) -> Any:
     if value is None or value == "":
         return None
     return jsonio.loads(value) if isinstance(value, str | bytes) else value
 
 
-def _entities(row: Row | None) -> dict[str, list[dict[str, Any]]]:
-    return _load(_get(row, "entities")) or {}
+def entities_of(row: Row | None) -> dict[str, list[dict[str, Any]]]:
+    return load_json(_get(row, "entities")) or {}
 
 
-def _url_values(entities: Mapping[str, Any]) -> tuple[str, ...]:
+def url_values_of(entities: Mapping[str, Any]) -> tuple[str, ...]:
     out: list[str] = []
     for ent in entities.get("urls", ()):
         out += [ent[k] for k in ("expanded_url", "display_url", "unwound_url") if ent.get(k)]
     return tuple(out)
 
 
-def _tags(entities: Mapping[str, Any], kind: str) -> tuple[str, ...]:
+def tags_of(entities: Mapping[str, Any], kind: str) -> tuple[str, ...]:
     return tuple(e["tag"] for e in entities.get(kind, ()))
 
 
 def _bbox(place: Row | None) -> tuple[float, float, float, float] | None:
-    geo = _load(_get(place, "geo"))
+    geo = load_json(_get(place, "geo"))
     box = geo.get("bbox") if isinstance(geo, dict) else None
     return tuple(float(v) for v in box) if box and len(box) == 4 else None  # type: ignore[return-value]
 
 
-def _point(post: Row) -> tuple[float, float] | None:
+def point_of(post: Row) -> tuple[float, float] | None:
     # roost stores no exact coordinates today; accept them when a caller supplies them.
-    coords = _load(_get(post, "coordinates"))
+    coords = load_json(_get(post, "coordinates"))
     if isinstance(coords, dict):
         coords = coords.get("coordinates")
     return (float(coords[0]), float(coords[1])) if coords and len(coords) == 2 else None
@@ -255,16 +255,16 @@ def view_of(
     `in_reply_to_user` and `retweeted_author` supply usernames for `to:` / `retweets_of:` (ids come
     from the post row); `list_ids` are the lists the author is a member of (`list:`).
     """
-    ents = _entities(post)
-    qents = _entities(quoted)
+    ents = entities_of(post)
+    qents = entities_of(quoted)
     mentions = ents.get("mentions", ())
-    annotations = _load(_get(post, "context_annotations")) or []
+    annotations = load_json(_get(post, "context_annotations")) or []
     context = tuple(
         f"{a['domain']['id']}.{a['entity']['id']}" for a in annotations if "domain" in a and "entity" in a
     )
     names = tuple(a["entity"].get("name", "") for a in annotations if "entity" in a)
     types = set(media_types)
-    media_keys = _load(_get(post, "media_keys")) or []
+    media_keys = load_json(_get(post, "media_keys")) or []
     return PostView(
         id=str(post["id"]),
         text=_get(post, "text", ""),
@@ -280,15 +280,15 @@ def view_of(
         listed_count=int(_get(author, "listed_count", 0)),
         verified=bool(_get(author, "verified", 0)),
         lang=_get(post, "lang"),
-        hashtags=_tags(ents, "hashtags"),
-        cashtags=_tags(ents, "cashtags"),
+        hashtags=tags_of(ents, "hashtags"),
+        cashtags=tags_of(ents, "cashtags"),
         mention_usernames=tuple(m["username"] for m in mentions),
         mention_ids=tuple(str(m["id"]) for m in mentions if m.get("id") is not None),
-        urls=_url_values(ents),
-        quoted_hashtags=_tags(qents, "hashtags"),
-        quoted_cashtags=_tags(qents, "cashtags"),
+        urls=url_values_of(ents),
+        quoted_hashtags=tags_of(qents, "hashtags"),
+        quoted_cashtags=tags_of(qents, "cashtags"),
         quoted_mentions=tuple(m["username"] for m in qents.get("mentions", ())),
-        quoted_urls=_url_values(qents),
+        quoted_urls=url_values_of(qents),
         has_media=bool(media_keys) or bool(types),
         has_images="photo" in types,
         has_video="video" in types,
@@ -304,7 +304,7 @@ def view_of(
         place_full_name=_get(place, "full_name"),
         place_country_code=_get(place, "country_code"),
         place_bbox=_bbox(place),
-        geo_point=_point(post),
+        geo_point=point_of(post),
         context=context,
         context_entity_names=names,
         source=_get(post, "source"),

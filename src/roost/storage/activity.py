@@ -42,6 +42,12 @@ _position_before_time = select(func.coalesce(func.min(events.c.position), 0)).wh
 )
 
 
+# What a new post can satisfy: its author's post.create (post.repost.create for a repost) and each
+# mentioned user's post.mention.create.
+POST_EVENT_TYPES = ("post.create", "post.mention.create", "post.repost.create")
+_POST_TYPES: list[Any] = [bindparam(f"post_type_{i}", value) for i, value in enumerate(POST_EVENT_TYPES)]
+
+
 @sized
 def _matching(count: int) -> Select[Any]:
     """Subscriptions of some event types filtered on one user, with their webhook's state; served by
@@ -50,6 +56,18 @@ def _matching(count: int) -> Select[Any]:
         select(subs, webhooks.c.valid.label("webhook_valid"), webhooks.c.app_id.label("webhook_app_id"))
         .select_from(subs.outerjoin(webhooks, webhooks.c.id == subs.c.webhook_id))
         .where(subs.c.event_type.in_(binds(count)), subs.c.filter_user_id == bindparam("user_id"))
+        .order_by(subs.c.id)
+    )
+
+
+@sized
+def _matching_users(count: int) -> Select[Any]:
+    """`POST_EVENT_TYPES` subscriptions filtered on any of some users, with their webhook's state: a
+    dispatcher batch's read-ahead, served by the same index as `_matching`."""
+    return (
+        select(subs, webhooks.c.valid.label("webhook_valid"), webhooks.c.app_id.label("webhook_app_id"))
+        .select_from(subs.outerjoin(webhooks, webhooks.c.id == subs.c.webhook_id))
+        .where(subs.c.event_type.in_(_POST_TYPES), subs.c.filter_user_id.in_(binds(count)))
         .order_by(subs.c.id)
     )
 
@@ -98,6 +116,13 @@ class ActivityStore:
         params: dict[str, Any] = in_params(list(event_types))
         params["user_id"] = user_id
         return await self._db.fetch_all(_matching(len(event_types)), params)
+
+    async def matching_posts_of(self, user_ids: Sequence[int]) -> list[Row]:
+        """The `POST_EVENT_TYPES` subscriptions filtered on any of `user_ids`, by id."""
+        unique = list(dict.fromkeys(user_ids))
+        if not unique:
+            return []
+        return await self._db.fetch_all(_matching_users(len(unique)), in_params(unique))
 
     async def matching_no_user(self, event_type: str) -> list[Row]:
         return await self._db.fetch_all(_matching_no_user, {"event_type": event_type})

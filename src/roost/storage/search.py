@@ -19,7 +19,6 @@ from sqlalchemy.sql.elements import ColumnElement
 from roost.core import jsonio
 from roost.core.records import Row
 from roost.search import document
-from roost.search.view import view_of
 from roost.storage.db import Database, Executor
 from roost.storage.schema import media, places, posts, users
 from roost.storage.search_compiler import Compiled, Dialect, Plan, clause, text_match, tsquery_bind
@@ -86,8 +85,8 @@ async def clear_index(tx: Executor) -> None:
 
 def document_columns(row: Row, media_types: Iterable[str] = ()) -> dict[str, str]:
     """`search_text` and `search_urls` of a post row (its media types for has:images/video_link)."""
-    view = view_of(row, None, media_types=media_types)
-    return {"search_text": document.search_text(view), "search_urls": document.search_urls(view)}
+    text, urls = document.document_of(row, media_types)
+    return {"search_text": text, "search_urls": urls}
 
 
 def _media_keys(row: Row) -> list[str]:
