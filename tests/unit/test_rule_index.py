@@ -188,3 +188,31 @@ def test_stream_rule_set_rebalances_on_traffic_without_changing_results(monkeypa
         expected = [1, 2] if number % 4 == 0 else [2]
         assert rules.match(PostView(id=str(number + 1), text=text)) == expected
     assert rebalanced == [3, 30]  # after 3, then 30 posts: a geometric schedule
+
+
+def test_observed_counts_stay_bounded_and_keep_common_keys() -> None:
+    """Unique texts (a load test's counters) add a key per post for ever; the counts forget rare keys
+    past the cap instead of growing without end, and the shares of common keys survive."""
+    index = RuleIndex()
+    index.MAX_OBSERVED_KEYS = 1_000
+    index.add(1, And((Token("keyword", "rare"), Token("keyword", "common"))))
+    largest = 0
+    for number in range(20_000):
+        index.observe(PostView(id=str(number + 1), text=f"common n{number} m{number}"))
+        largest = max(largest, len(index._df))
+    assert largest <= 1_000
+    assert index._df["w:common"] == index._observed  # still in every post counted
+    index.rebalance()
+    assert index.match(PostView(id="1", text="rare and common")) == [1]
+
+
+def test_stream_rule_set_counts_a_sample_of_the_traffic(monkeypatch: Any) -> None:
+    from roost.domain import stream_ruleset as stream
+
+    monkeypatch.setattr(stream, "FIRST_REBALANCE", 10)
+    rules = stream.RuleSet(db=None, settings=None, app_id=1)  # type: ignore[arg-type]
+    rules.index.add(1, Token("keyword", "common"))
+    for number in range(90):
+        assert rules.match(PostView(id=str(number + 1), text="common")) == [1]
+    # Every post up to the first rebalance, then one in OBSERVE_EVERY (the 10th, 18th, …, 88th).
+    assert rules.index._observed == 10 + 80 // stream.OBSERVE_EVERY

@@ -318,6 +318,9 @@ class RuleIndex:
     """
 
     MIN_OBSERVED = 200  # posts needed before observed frequencies replace the static guesses
+    # Distinct keys counted at most. Unique texts (a load test's counters, ids) add keys for ever; past
+    # this the counts are halved until a quarter of the room is free, which forgets rare keys.
+    MAX_OBSERVED_KEYS = 100_000
 
     def __init__(self) -> None:
         self._seqs: dict[RuleId, int] = {}
@@ -357,6 +360,15 @@ class RuleIndex:
                 df[key] = df.get(key, 0) + 1
         for key in misc_keys(post):
             df[key] = df.get(key, 0) + 1
+        if len(df) > self.MAX_OBSERVED_KEYS:
+            self._forget_rare()
+
+    def _forget_rare(self) -> None:
+        """Halve every count and the posts counted: shares stay as they were, and keys seen once (then
+        twice, …) drop out, as a key never seen counts as the rarest of all anyway."""
+        while len(self._df) > self.MAX_OBSERVED_KEYS * 3 // 4:
+            self._df = {key: count // 2 for key, count in self._df.items() if count > 1}
+            self._observed = max(self._observed // 2, self.MIN_OBSERVED)
 
     def _cost(self, key: str) -> float:
         if self._observed < self.MIN_OBSERVED:
