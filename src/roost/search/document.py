@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from roost.search.view import (
+    context_of,
     entities_of,
     exact,
     fold,
@@ -109,11 +110,7 @@ def document_of(post: Mapping[str, Any], media_types: Iterable[str] = ()) -> tup
     cashtags = tags_of(entities, "cashtags")
     mentions = [m["username"] for m in entities.get("mentions", ())]
     urls = url_values_of(entities)
-    annotations = load_json(post.get("context_annotations")) or []
-    context = [
-        f"{a['domain']['id']}.{a['entity']['id']}" for a in annotations if "domain" in a and "entity" in a
-    ]
-    names = [a["entity"].get("name", "") for a in annotations if "entity" in a]
+    context, names = context_of(post)
     types = set(media_types)
     has_media = bool(load_json(post.get("media_keys"))) or bool(types)
     flags = {
@@ -127,7 +124,7 @@ def document_of(post: Mapping[str, Any], media_types: Iterable[str] = ()) -> tup
         "geo": post.get("place_id") is not None or point_of(post) is not None,
     }
     words = _encoded(text_tokens(post.get("text"), True))
-    markers = dict.fromkeys(_markers(hashtags, mentions, cashtags, context, names, _set(flags)))
+    markers = dict.fromkeys(_markers(hashtags, mentions, cashtags, context, names, _holding(flags)))
     search_text = " ".join([words, *markers]) if words else " ".join(markers)
     return search_text, "\n".join(u.lower() for u in urls)
 
@@ -141,6 +138,6 @@ def _encoded(tokens: Sequence[str]) -> str:
     return " ".join(map(encode, tokens))
 
 
-def _set(flags: dict[str, bool]) -> list[str]:
+def _holding(flags: dict[str, bool]) -> list[str]:
     """The `HAS_FLAGS` that hold, in their order."""
     return [flag for flag in HAS_FLAGS if flags[flag]]

@@ -225,6 +225,15 @@ def tags_of(entities: Mapping[str, Any], kind: str) -> tuple[str, ...]:
     return tuple(e["tag"] for e in entities.get(kind, ()))
 
 
+def context_of(post: Row) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A post's context annotations: each one's "domain_id.entity_id", and each entity's name."""
+    annotations = load_json(_get(post, "context_annotations")) or []
+    ids = tuple(
+        f"{a['domain']['id']}.{a['entity']['id']}" for a in annotations if "domain" in a and "entity" in a
+    )
+    return ids, tuple(a["entity"].get("name", "") for a in annotations if "entity" in a)
+
+
 def _bbox(place: Row | None) -> tuple[float, float, float, float] | None:
     geo = load_json(_get(place, "geo"))
     box = geo.get("bbox") if isinstance(geo, dict) else None
@@ -258,11 +267,7 @@ def view_of(
     ents = entities_of(post)
     qents = entities_of(quoted)
     mentions = ents.get("mentions", ())
-    annotations = load_json(_get(post, "context_annotations")) or []
-    context = tuple(
-        f"{a['domain']['id']}.{a['entity']['id']}" for a in annotations if "domain" in a and "entity" in a
-    )
-    names = tuple(a["entity"].get("name", "") for a in annotations if "entity" in a)
+    context, names = context_of(post)
     types = set(media_types)
     media_keys = load_json(_get(post, "media_keys")) or []
     return PostView(
