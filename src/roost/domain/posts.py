@@ -136,7 +136,7 @@ class PostService:
         app's (self-serve apps reply and quote only where summoned)."""
         draft = Draft.of(body)
         async with self._db.transaction() as tx:
-            author = await user_rows.get_user_tx(tx, author_id)
+            author = await user_rows.get_poster_tx(tx, author_id)
             if author is None:
                 raise errors.unauthorized()
             if draft.community_id is not None:
