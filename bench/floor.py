@@ -330,19 +330,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--users", type=int, default=10_000)
-    parser.add_argument("--posts", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=20240601)
-    parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--duration", type=int, default=10, help="measured seconds per scenario")
-    parser.add_argument("--warmup", type=float, default=2.0, help="warm-up seconds per scenario")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--quiet-wait", type=float, default=60.0, help="wait for other processes to go quiet")
+    harness.add_lookup_load_flags(parser)
     parser.add_argument("--batch-fields", action="store_true", help="also the 100-id lookup with fields")
     parser.add_argument("--output", type=Path, default=harness.BENCH / "FLOOR.md")
     args = parser.parse_args()
-    if not 1 <= args.duration <= 120 or not 0 <= args.warmup <= 30 or not 1 <= args.connections <= 1024:
-        parser.error("duration 1-120 s, warm-up 0-30 s, connections 1-1024")
+    harness.check_lookup_load_flags(parser, args)
     text = report(args, *measure(args))
     args.output.write_text(text)
     print(f"{text}\nwrote {args.output}")

@@ -63,6 +63,29 @@ class LoadResult:
 # ---- processes and HTTP ------------------------------------------------------------------------------
 
 
+def add_lookup_load_flags(parser: argparse.ArgumentParser) -> None:
+    """The data and load flags of the lookup benchmarks (bench/run.py, bench/floor.py): the same
+    defaults, so both measure the same cached database the same way."""
+    parser.add_argument("--users", type=int, default=10_000)
+    parser.add_argument("--posts", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--duration", type=int, default=10, help="measured seconds per scenario")
+    parser.add_argument("--warmup", type=float, default=2.0, help="warm-up seconds per scenario")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the scenarios")
+    parser.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=60.0,
+        help="before each scenario, wait up to this many seconds for other processes to go quiet",
+    )
+
+
+def check_lookup_load_flags(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if not 1 <= args.duration <= 120 or not 0 <= args.warmup <= 30 or not 1 <= args.connections <= 1024:
+        parser.error("duration 1-120 s, warm-up 0-30 s, connections 1-1024")
+
+
 def free_port() -> int:
     import socket
 

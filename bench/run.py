@@ -45,6 +45,8 @@ from bench.harness import (
     PYTHON,
     ROOT,
     LoadResult,
+    add_lookup_load_flags,
+    check_lookup_load_flags,
     cleanest,
     cpu_layout,
     describe,
@@ -229,27 +231,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--users", type=int, default=10_000)
-    parser.add_argument("--posts", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=20240601)
-    parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--duration", type=int, default=10, help="measured seconds per scenario")
-    parser.add_argument("--warmup", type=float, default=2.0, help="warm-up seconds per scenario")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of the three scenarios")
+    add_lookup_load_flags(parser)
     parser.add_argument("--settle", type=float, default=3.0, help="idle seconds before the last RSS reading")
-    parser.add_argument(
-        "--quiet-wait",
-        type=float,
-        default=60.0,
-        help="before each scenario, wait up to this many seconds for other processes to go quiet",
-    )
     parser.add_argument("--generator", choices=("auto", "wrk", "python"), default="auto")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached database")
     parser.add_argument("--no-profile", action="store_true", help="skip the in-process profile")
     parser.add_argument("--output", type=Path, default=BENCH / "RESULTS.md")
     args = parser.parse_args()
-    if not 1 <= args.duration <= 120 or not 0 <= args.warmup <= 30 or not 1 <= args.connections <= 1024:
-        parser.error("duration 1-120 s, warm-up 0-30 s, connections 1-1024")
+    check_lookup_load_flags(parser, args)
 
     work = Path(tempfile.mkdtemp(prefix="roost-bench-"))
     log = work / "servers.log"
